@@ -1,0 +1,2 @@
+//! `gripline`: the simulator's binary.
+fn main() {}

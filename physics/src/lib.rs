@@ -1,0 +1,16 @@
+//! # gripline-physics
+//!
+//! The vehicle model of Gripline. This crate is pure: it performs no IO, spawns no threads,
+//! reads no clock and touches no GPU, so that every result is reproducible bit for bit from
+//! its inputs (DESIGN.md section 2, "Determinism").
+//!
+//! Units are SI throughout (m, kg, s, N, N·m, rad, rad/s, Pa). Parameter structs derive
+//! `serde` so that `gripline-config` can load them from files; each one validates itself
+//! through [`validate::Validator`], which reports every problem with a field path.
+//!
+//! Modules:
+//! - [`tire`]: the tyre library, one interface ([`tire::TireModel`]) over six model families.
+//! - [`validate`]: parameter validation with field paths.
+
+pub mod tire;
+pub mod validate;

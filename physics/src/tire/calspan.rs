@@ -1,0 +1,17 @@
+//! PLACEHOLDER — being written; replace entirely.
+#![allow(missing_docs)]
+use super::{TireInput, TireModel, TireOutput};
+use crate::validate::{Validate, Validator};
+
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CalspanTire {}
+
+impl TireModel for CalspanTire {
+    fn evaluate(&self, _input: &TireInput) -> TireOutput {
+        TireOutput::default()
+    }
+}
+
+impl Validate for CalspanTire {
+    fn validate(&self, _v: &mut Validator) {}
+}
