@@ -1,2 +1,31 @@
 //! `gripline`: the simulator's binary.
-fn main() {}
+//!
+//! Subcommands:
+//! - `gripline tire`: the tyre lab. Evaluates any tyre file at given points or over sweeps,
+//!   prints the results as CSV or JSON, and plots the force curves (SVG or PNG).
+//!
+//! The simulator window, the headless runner and the device tools arrive as further
+//! subcommands; until the window exists, running `gripline` without a subcommand shows the
+//! tyre lab's summary of the default tyre.
+
+mod cli;
+mod tyre_lab;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    let result = match cli.command {
+        Some(cli::Command::Tire(args)) => tyre_lab::run(&args),
+        None => tyre_lab::run(&cli::TireArgs::default_showcase()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("gripline: error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,1 +1,21 @@
-//! placeholder
+//! # gripline-config
+//!
+//! Gripline's file formats and where files live. This crate turns text into validated
+//! physics parameters and reports every problem with the file, the line and column, and the
+//! field path (`model.lateral.b must be finite and positive`), so a user can fix a file
+//! without reading code.
+//!
+//! - [`tyre_file`]: tyre files of every family: `.tir` (Magic Formula) and `.ron` (the others).
+//! - [`tir`]: the Magic Formula property-file parser.
+//! - [`ron_text`]: RON parsing shared by every RON format, with positions in errors.
+//! - [`assets`]: finding the shipped `assets/` folder and resolving asset names.
+//! - [`error`]: the error type.
+
+pub mod assets;
+pub mod error;
+pub mod ron_text;
+pub mod tir;
+pub mod tyre_file;
+
+pub use error::ConfigError;
+pub use tyre_file::{LoadedTyre, TyreFile, TyreModelSpec, load_tyre, parse_tyre_ron};

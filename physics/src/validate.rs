@@ -179,11 +179,20 @@ mod tests {
         v.within("points", |v| {
             v.within(&Validator::index(3), |v| v.positive("slip", -1.0));
         });
-        v.nested("pair", &Pair { a: f64::NAN, b: 2.0 });
+        v.nested(
+            "pair",
+            &Pair {
+                a: f64::NAN,
+                b: 2.0,
+            },
+        );
         let err = v.finish().unwrap_err();
         let paths: Vec<_> = err.0.iter().map(|e| e.path.as_str()).collect();
         assert_eq!(paths, ["tyre.points[3].slip", "tyre.pair.a", "tyre.pair.b"]);
-        assert!(err.to_string().contains("tyre.pair.b must be between 0 and 1 (is 2)"));
+        assert!(
+            err.to_string()
+                .contains("tyre.pair.b must be between 0 and 1 (is 2)")
+        );
     }
 
     #[test]

@@ -184,6 +184,34 @@ impl Tire {
             Tire::FrictionTable(_) => "friction-table",
         }
     }
+
+    /// The load the tyre's data is normalised to (N), where the model has one.
+    pub fn nominal_load(&self) -> Option<f64> {
+        match self {
+            Tire::MagicFormula(m) => Some(m.nominal_load()),
+            Tire::Calspan(m) => Some(m.rated_load_n),
+            _ => None,
+        }
+    }
+
+    /// The inflation pressure the tyre's data refers to (Pa), where the model has one.
+    pub fn nominal_pressure(&self) -> Option<f64> {
+        match self {
+            Tire::MagicFormula(m) => m.nominal_pressure(),
+            Tire::Calspan(m) => Some(m.nominal_pressure_pa),
+            _ => None,
+        }
+    }
+
+    /// Turns the input range limits of the tyre data on or off (Magic Formula `[*_RANGE]`
+    /// sections); models without such limits are returned unchanged.
+    #[must_use]
+    pub fn with_input_limits(self, on: bool) -> Self {
+        match self {
+            Tire::MagicFormula(m) => Tire::MagicFormula(Box::new(m.with_input_limits(on))),
+            other => other,
+        }
+    }
 }
 
 impl TireModel for Tire {

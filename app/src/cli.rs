@@ -1,0 +1,156 @@
+//! The command line of `gripline`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Gripline, a real-time driving simulator.
+#[derive(Debug, Parser)]
+#[command(name = "gripline", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Tyre lab: evaluate a tyre at given points or over sweeps, print and plot the forces.
+    Tire(TireArgs),
+}
+
+/// Output format of the tyre lab's data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Comma-separated values with a header line, full f64 precision.
+    #[default]
+    Csv,
+    /// A JSON array of objects.
+    Json,
+}
+
+/// Which sweep the tyre lab runs when no `--points` file is given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Sweep {
+    /// Slip angle over `--alpha-deg` at every load (pure side slip).
+    #[default]
+    Alpha,
+    /// Slip ratio over `--kappa` at every load (pure longitudinal slip).
+    Kappa,
+    /// Slip ratio over `--kappa` at each slip angle of `--alphas-deg`, first load (combined slip).
+    Combined,
+    /// Camber over `--camber-deg` at each slip angle of `--alphas-deg`, first load.
+    Camber,
+}
+
+/// Arguments of `gripline tire`.
+#[derive(Debug, Args)]
+pub struct TireArgs {
+    /// Tyre file (.tir or .ron), or the name of a shipped tyre (e.g. `calspan-155sr13`).
+    #[arg(long, alias = "tire")]
+    pub tyre: String,
+
+    /// CSV of points to evaluate, header `fz,kappa,alpha,gamma,vx,pressure` (SI, ISO-W, Pa).
+    #[arg(long, value_name = "POINTS.csv")]
+    pub points: Option<PathBuf>,
+
+    /// Output format of the data.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+
+    /// Write the data here instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// Print a human-readable summary (peaks, stiffnesses) instead of the data.
+    #[arg(long)]
+    pub summary: bool,
+
+    /// Plot the force curves (Fy-alpha, Fx-kappa, Mz-alpha, friction ellipse) to an .svg or .png.
+    #[arg(long, value_name = "OUT.svg|OUT.png")]
+    pub plot: Option<PathBuf>,
+
+    /// The sweep to run when no `--points` are given.
+    #[arg(long, value_enum, default_value_t)]
+    pub sweep: Sweep,
+
+    /// Vertical loads in newtons, comma-separated. Default: 0.5, 1 and 1.5 times the tyre's
+    /// nominal load where it has one, else 2000, 4000 and 6000 N.
+    #[arg(long, value_delimiter = ',', value_name = "N,N,...")]
+    pub loads: Vec<f64>,
+
+    /// Slip-angle range in degrees for sweeps, `MIN:MAX`.
+    #[arg(long, default_value = "-15:15", value_name = "MIN:MAX")]
+    pub alpha_deg: String,
+
+    /// Slip-ratio range for sweeps, `MIN:MAX`.
+    #[arg(
+        long,
+        default_value = "-0.4:0.4",
+        value_name = "MIN:MAX",
+        allow_hyphen_values = true
+    )]
+    pub kappa: String,
+
+    /// Camber range in degrees for the camber sweep, `MIN:MAX`.
+    #[arg(
+        long,
+        default_value = "-8:8",
+        value_name = "MIN:MAX",
+        allow_hyphen_values = true
+    )]
+    pub camber_deg: String,
+
+    /// Slip angles in degrees for the combined and camber sweeps, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "0,2,4,8",
+        value_name = "DEG,..."
+    )]
+    pub alphas_deg: Vec<f64>,
+
+    /// Camber angle in degrees held during the other sweeps.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    pub gamma_deg: f64,
+
+    /// Longitudinal speed in m/s for sweeps.
+    #[arg(long, default_value_t = 16.667)]
+    pub vx: f64,
+
+    /// Inflation pressure in Pa for sweeps. Default: the tyre's nominal pressure where it has
+    /// one, else 220000 Pa.
+    #[arg(long)]
+    pub pressure: Option<f64>,
+
+    /// Surface friction scale (1 = the road the tyre data was measured on; 0.35 wet, 0.12 ice).
+    #[arg(long, default_value_t = 1.0)]
+    pub mu_scale: f64,
+
+    /// Points per sweep curve.
+    #[arg(long, default_value_t = 121)]
+    pub steps: usize,
+
+    /// Apply the `.tir` file's `[*_RANGE]` input limits, as the simulator does.
+    #[arg(long)]
+    pub limits: bool,
+}
+
+impl TireArgs {
+    /// What plain `gripline` does until the simulator window exists: summarise the default tyre.
+    pub fn default_showcase() -> Self {
+        let mut args = Self::parse_from_default();
+        args.summary = true;
+        args
+    }
+
+    fn parse_from_default() -> Self {
+        #[derive(Parser)]
+        struct Only {
+            #[command(flatten)]
+            args: TireArgs,
+        }
+        Only::parse_from(["gripline", "--tyre", "MagicFormula61_Parameters"]).args
+    }
+}

@@ -1,2 +1,0 @@
-//! Placeholder bench, replaced below.
-fn main() {}

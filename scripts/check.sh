@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Quick start, command 2: install what is missing (including what tests need), then run
+# every check: formatting, clippy with warnings as errors, and all tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --test
+
+step() { echo; echo "==> $*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (all targets, warnings are errors)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "cargo test (all crates)"
+cargo test --workspace --locked
+
+echo
+echo "check: all checks passed"

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages Gripline needs, only those that are missing.
+#   scripts/setup.sh          what building and running needs
+#   scripts/setup.sh --test   plus what the tests need (software Vulkan, Xvfb)
+# As root it installs with apt-get; otherwise it prints the exact command to run and fails.
+# Rust (cargo with clippy and rustfmt) is assumed present. Nothing is downloaded except
+# packages from the distribution's registry.
+set -euo pipefail
+
+packages=(
+  pkg-config        # finds system libraries for -sys crates
+  libudev-dev       # device enumeration and hot-plug (gilrs, hidapi)
+  fonts-dejavu-core # text in PNG plots of the tyre lab
+)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(
+    mesa-vulkan-drivers # lavapipe: the software Vulkan adapter for offscreen render tests
+    xvfb                # a virtual X display for the end-to-end window tests
+  )
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "setup: all system packages present (${packages[*]})"
+  exit 0
+fi
+
+command="apt-get install -y --no-install-recommends ${missing[*]}"
+if [[ $(id -u) -ne 0 ]]; then
+  echo "setup: missing system packages: ${missing[*]}" >&2
+  echo "setup: run this, then try again:" >&2
+  echo "  sudo apt-get update && sudo $command" >&2
+  exit 1
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+$command
