@@ -77,11 +77,21 @@ pub struct TireArgs {
 
     /// Vertical loads in newtons, comma-separated. Default: 0.5, 1 and 1.5 times the tyre's
     /// nominal load where it has one, else 2000, 4000 and 6000 N.
-    #[arg(long, value_delimiter = ',', value_name = "N,N,...")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "N,N,...",
+        allow_hyphen_values = true
+    )]
     pub loads: Vec<f64>,
 
     /// Slip-angle range in degrees for sweeps, `MIN:MAX`.
-    #[arg(long, default_value = "-15:15", value_name = "MIN:MAX")]
+    #[arg(
+        long,
+        default_value = "-15:15",
+        value_name = "MIN:MAX",
+        allow_hyphen_values = true
+    )]
     pub alpha_deg: String,
 
     /// Slip-ratio range for sweeps, `MIN:MAX`.

@@ -1,5 +1,6 @@
 //! The tyre lab driven as a user drives it: the real `gripline` binary, real files.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -39,7 +40,7 @@ fn shipped_tyres() -> Vec<PathBuf> {
     files
 }
 
-/// The MFeval reference points go through the CLI's CSV path and come back exact to 1e-6.
+/// The `MFeval` reference points go through the CLI's CSV path and come back exact to 1e-6.
 #[test]
 fn points_mode_reproduces_mfeval_through_csv() {
     let reference =
@@ -51,15 +52,16 @@ fn points_mode_reproduces_mfeval_through_csv() {
         .collect();
     let mut csv = String::from("fz,kappa,alpha,gamma,vx,pressure\n");
     for r in &rows {
-        csv.push_str(&format!(
-            "{:?},{:?},{:?},{:?},{:?},{:?}\n",
+        let _ = writeln!(
+            csv,
+            "{:?},{:?},{:?},{:?},{:?},{:?}",
             r["fz"].as_f64().unwrap(),
             r["kappa"].as_f64().unwrap(),
             r["alpha"].as_f64().unwrap(),
             r["gamma"].as_f64().unwrap(),
             r["vx"].as_f64().unwrap(),
             r["pressure"].as_f64().unwrap()
-        ));
+        );
     }
     let dir = scratch("points");
     let points = dir.join("points.csv");

@@ -1,7 +1,7 @@
 //! # gripline-tests
 //!
 //! End-to-end tests of Gripline across its crates live in `tests/tests/`: the Magic Formula
-//! conformance against MFeval's reference outputs, the `.tir` parser, the sign conventions and
+//! conformance against `MFeval`'s reference outputs, the `.tir` parser, the sign conventions and
 //! robustness of every shipped tyre file, and (as the project grows) headless drives and
 //! render goldens. This library holds what those tests share: where the repository's data is.
 

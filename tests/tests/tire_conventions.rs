@@ -55,7 +55,7 @@ fn every_family_is_shipped() {
 #[test]
 fn signs_follow_iso_w() {
     for tyre in all_tyres() {
-        let base = reference_input(&tyre);
+        let base = reference_input(tyre);
         let name = &tyre.name;
         let at = |input: TireInput| tyre.tire.evaluate(&input);
         assert!(
@@ -92,7 +92,7 @@ fn signs_follow_iso_w() {
 fn zero_and_negative_load_give_no_force() {
     for tyre in all_tyres() {
         for fz in [0.0, -500.0, f64::NAN] {
-            let mut input = reference_input(&tyre).with_alpha(0.1).with_kappa(0.1);
+            let mut input = reference_input(tyre).with_alpha(0.1).with_kappa(0.1);
             input.fz = fz;
             let out = tyre.tire.evaluate(&input);
             for (what, value) in [("fx", out.fx), ("fy", out.fy), ("mz", out.mz)] {
@@ -116,7 +116,7 @@ fn surface_friction_scales_the_peak() {
         let peak = |mu_scale: f64| {
             (0..=400)
                 .map(|i| {
-                    let mut input = reference_input(&tyre).with_alpha(f64::from(i) * 0.001);
+                    let mut input = reference_input(tyre).with_alpha(f64::from(i) * 0.001);
                     input.mu_scale = mu_scale;
                     tyre.tire.evaluate(&input).fy.abs()
                 })

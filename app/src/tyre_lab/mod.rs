@@ -70,15 +70,11 @@ pub fn run(args: &TireArgs) -> Result<()> {
             Format::Json => points::to_json(&rows),
         }
     };
-    match &args.out {
-        Some(out) => {
-            std::fs::write(out, text).with_context(|| format!("{}: cannot write", out.display()))?
-        }
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            // A closed pipe (`| head`) is not an error worth reporting.
-            let _ = stdout.write_all(text.as_bytes());
-        }
+    if let Some(out) = &args.out {
+        std::fs::write(out, text).with_context(|| format!("{}: cannot write", out.display()))?;
+    } else {
+        // A closed pipe (`| head`) is not an error worth reporting.
+        let _ = std::io::stdout().lock().write_all(text.as_bytes());
     }
 
     if let Some(plot_path) = &args.plot {

@@ -79,10 +79,14 @@ fn axis(lo: f64, hi: f64) -> (f64, f64, f64) {
 }
 
 fn format_tick(value: f64, step: f64) -> String {
+    // Steps are 1, 2 or 5 times a power of ten: as many decimals as that power is negative.
     let decimals = if step >= 1.0 {
         0
     } else {
-        (-step.log10().floor()) as usize
+        format!("{step:e}")
+            .split_once("e-")
+            .and_then(|(_, exp)| exp.parse::<usize>().ok())
+            .unwrap_or(0)
     };
     let text = format!("{value:.decimals$}");
     if text
@@ -112,7 +116,7 @@ fn bounds(chart: &Chart) -> Option<(f64, f64, f64, f64)> {
     }
     if chart.equal_axes {
         let half = (x_hi - x_lo).max(y_hi - y_lo) / 2.0;
-        let (xc, yc) = ((x_lo + x_hi) / 2.0, (y_lo + y_hi) / 2.0);
+        let (xc, yc) = (f64::midpoint(x_lo, x_hi), f64::midpoint(y_lo, y_hi));
         return Some((xc - half, xc + half, yc - half, yc + half));
     }
     Some((x_lo, x_hi, y_lo, y_hi))

@@ -166,8 +166,8 @@ mod tests {
         };
         let inputs = inputs(&spec, &c);
         assert_eq!(inputs.len(), 22);
-        assert!(inputs.iter().all(|i| i.fz == 3000.0));
-        assert_eq!(inputs[11].alpha, 0.05);
-        assert_eq!(inputs[11].kappa, -0.3);
+        assert!(inputs.iter().all(|i| i.fz.to_bits() == 3000f64.to_bits()));
+        assert_eq!(inputs[11].alpha.to_bits(), 0.05f64.to_bits());
+        assert_eq!(inputs[11].kappa.to_bits(), (-0.3f64).to_bits());
     }
 }
