@@ -65,7 +65,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{TireInput, TireModel, TireOutput, effective_load};
+use super::{TireInput, TireModel, TireOutput, effective_load, friction_scale};
 use crate::validate::{Validate, Validator};
 
 /// How the vertical load is spread along the contact patch.
@@ -177,11 +177,7 @@ impl TireModel for BrushTire {
             cornering_stiffness: Some(-stiffness),
             ..TireOutput::default()
         };
-        let scale = if input.mu_scale.is_finite() && input.mu_scale > 0.0 {
-            input.mu_scale
-        } else {
-            0.0
-        };
+        let scale = friction_scale(input.mu_scale);
         let mu_fz = self.mu * scale * fz;
         if !(mu_fz > 0.0 && mu_fz.is_finite()) {
             return out;

@@ -101,7 +101,7 @@ use std::f64::consts::{FRAC_1_PI, FRAC_PI_2, FRAC_PI_4, PI};
 use serde::{Deserialize, Serialize};
 
 use super::trail::PneumaticTrail;
-use super::{TireInput, TireModel, TireOutput, effective_load};
+use super::{TireInput, TireModel, TireOutput, effective_load, friction_scale};
 use crate::validate::{Validate, Validator};
 
 /// One pound-force in newtons.
@@ -373,11 +373,7 @@ impl TireModel for CalspanTire {
             cornering_stiffness: Some(-ps),
             ..TireOutput::default()
         };
-        let scale = if input.mu_scale.is_finite() && input.mu_scale > 0.0 {
-            input.mu_scale
-        } else {
-            0.0
-        };
+        let scale = friction_scale(input.mu_scale);
         let mu_road = self.mu0 * scale;
         if mu_road.is_nan() || mu_road <= MIN_FRICTION {
             return out;

@@ -58,7 +58,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{PneumaticTrail, TireInput, TireModel, TireOutput, effective_load};
+use super::{
+    PneumaticTrail, TireInput, TireModel, TireOutput, effective_load, finite_or_zero,
+    friction_scale, saturate,
+};
 use crate::validate::{Validate, Validator};
 
 /// A point of the longitudinal table.
@@ -269,31 +272,6 @@ fn origin_slope<P: TablePoint>(points: &[P]) -> f64 {
         (Some(one), None) | (None, Some(one)) => one,
         (None, None) => 0.0,
     }
-}
-
-/// Friction scale actually applied: non-finite and negative scales count as zero.
-#[inline]
-fn friction_scale(mu_scale: f64) -> f64 {
-    if mu_scale.is_finite() && mu_scale > 0.0 {
-        mu_scale
-    } else {
-        0.0
-    }
-}
-
-/// Keeps an output finite: NaN becomes 0, overflow saturates at `±f64::MAX`.
-#[inline]
-fn saturate(x: f64) -> f64 {
-    if x.is_nan() {
-        0.0
-    } else {
-        x.clamp(-f64::MAX, f64::MAX)
-    }
-}
-
-#[inline]
-fn finite_or_zero(x: f64) -> f64 {
-    if x.is_finite() { x } else { 0.0 }
 }
 
 /// `x / peak`, with a degenerate (zero or non-finite) peak counting as 1.

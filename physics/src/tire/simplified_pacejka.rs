@@ -55,7 +55,7 @@ use std::f64::consts::{FRAC_PI_2, PI};
 use serde::{Deserialize, Serialize};
 
 use super::trail::PneumaticTrail;
-use super::{TireInput, TireModel, TireOutput, effective_load};
+use super::{TireInput, TireModel, TireOutput, effective_load, friction_scale};
 use crate::validate::{Validate, Validator};
 
 /// Largest magnitude of a slip (and of the curve's argument `B s`) the model evaluates; larger
@@ -212,16 +212,6 @@ impl Default for SimplifiedPacejka {
             initial_trail_m: 0.025,
             sliding_slip_angle_rad: None,
         }
-    }
-}
-
-/// Friction scale of the road, with non-finite and non-positive values meaning none.
-#[inline]
-fn friction_scale(mu_scale: f64) -> f64 {
-    if mu_scale.is_finite() && mu_scale > 0.0 {
-        mu_scale
-    } else {
-        0.0
     }
 }
 

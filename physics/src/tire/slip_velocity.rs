@@ -75,7 +75,10 @@ pub use curve::{CurvePoint, FrictionCurve};
 
 use serde::{Deserialize, Serialize};
 
-use super::{PneumaticTrail, TireInput, TireModel, TireOutput, effective_load};
+use super::{
+    PneumaticTrail, TireInput, TireModel, TireOutput, effective_load, finite_or_zero,
+    friction_scale, saturate,
+};
 use crate::validate::{Validate, Validator};
 
 /// Tyre whose friction is a curve of the slip velocity (seed 003).
@@ -96,26 +99,6 @@ impl Default for SlipVelocityTire {
             curve: FrictionCurve::default(),
             initial_trail_m: PneumaticTrail::default().initial_trail_m,
         }
-    }
-}
-
-/// Friction scale actually applied: non-finite and negative scales count as zero.
-#[inline]
-fn friction_scale(mu_scale: f64) -> f64 {
-    if mu_scale.is_finite() && mu_scale > 0.0 {
-        mu_scale
-    } else {
-        0.0
-    }
-}
-
-/// Keeps an output finite: NaN becomes 0, overflow saturates at `±f64::MAX`.
-#[inline]
-fn saturate(x: f64) -> f64 {
-    if x.is_nan() {
-        0.0
-    } else {
-        x.clamp(-f64::MAX, f64::MAX)
     }
 }
 
@@ -140,11 +123,6 @@ impl SlipVelocityTire {
         let f = self.curve.force_coefficient(s) * load;
         [saturate(-f * dir_x), saturate(-f * dir_y)]
     }
-}
-
-#[inline]
-fn finite_or_zero(x: f64) -> f64 {
-    if x.is_finite() { x } else { 0.0 }
 }
 
 /// `|scale * (x, y)|` and the unit vector of `(x, y)`, without overflow in the intermediate
