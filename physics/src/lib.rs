@@ -11,11 +11,13 @@
 //! Modules:
 //! - [`tire`]: the tyre library, one interface ([`tire::TireModel`]) over six model families.
 //! - [`controls`]: what the driver does in one tick.
+//! - [`driver`]: the driver model (path following, speed planning) for headless runs.
 //! - [`ground`]: what the wheels stand on, and the surfaces.
 //! - [`powertrain`]: engine, clutch, gearbox, differentials and wheel spin.
 //! - [`validate`]: parameter validation with field paths.
 
 pub mod controls;
+pub mod driver;
 pub mod ground;
 pub mod powertrain;
 pub mod tire;

@@ -1,0 +1,190 @@
+//! Target speed along a path: as fast as the grip allows in each corner, braking in time.
+//!
+//! The profile samples the path every `step_m`: the corner limit is `v = sqrt(a_lat / |k|)`
+//! for curvature `k`, capped at `max_speed`; a backward pass then enforces the braking limit
+//! `v_i <= sqrt(v_{i+1}^2 + 2 a_brake ds)` so the car arrives at each corner at its speed,
+//! and a forward pass the acceleration limit. Closed paths wrap both passes around the lap.
+
+use serde::{Deserialize, Serialize};
+
+use super::path::Path;
+use crate::validate::{Validate, Validator};
+
+/// `x` as an index: Rust's float-to-integer `as` saturates (NaN and negatives give 0, huge
+/// values `usize::MAX`), which is what every caller here wants.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn saturating_index(x: f64) -> usize {
+    x as usize
+}
+
+/// The driver's limits when planning speed.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeedLimits {
+    /// Highest lateral acceleration the driver plans for (m/s²).
+    pub lateral_accel_m_s2: f64,
+    /// Deceleration used for braking zones (m/s²).
+    pub braking_decel_m_s2: f64,
+    /// Acceleration assumed on corner exit (m/s²).
+    pub accel_m_s2: f64,
+    /// Speed never exceeded (m/s).
+    pub max_speed_m_s: f64,
+}
+
+impl Default for SpeedLimits {
+    /// A quick road driver: 0.8 g in corners, 0.9 g braking, 0.5 g accelerating.
+    fn default() -> Self {
+        Self {
+            lateral_accel_m_s2: 0.8 * 9.81,
+            braking_decel_m_s2: 0.9 * 9.81,
+            accel_m_s2: 0.5 * 9.81,
+            max_speed_m_s: 90.0,
+        }
+    }
+}
+
+impl Validate for SpeedLimits {
+    fn validate(&self, v: &mut Validator) {
+        v.positive("lateral_accel_m_s2", self.lateral_accel_m_s2);
+        v.positive("braking_decel_m_s2", self.braking_decel_m_s2);
+        v.positive("accel_m_s2", self.accel_m_s2);
+        v.positive("max_speed_m_s", self.max_speed_m_s);
+    }
+}
+
+/// Target speeds sampled along a path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpeedProfile {
+    step_m: f64,
+    speeds: Vec<f64>,
+    closed: bool,
+    length: f64,
+}
+
+impl SpeedProfile {
+    /// Plans the profile of `path` under `limits`, sampled every `step_m` metres.
+    pub fn plan(path: &Path, limits: &SpeedLimits, step_m: f64) -> Self {
+        let step = step_m.max(0.1);
+        let count = saturating_index((path.length() / step).ceil()).max(2);
+        let ds = path.length() / count as f64;
+        let mut speeds: Vec<f64> = (0..=count)
+            .map(|i| {
+                let k = path.curvature_at(i as f64 * ds, (2.0 * ds).max(3.0)).abs();
+                let corner = if k > 1e-9 {
+                    (limits.lateral_accel_m_s2 / k).sqrt()
+                } else {
+                    f64::INFINITY
+                };
+                corner.min(limits.max_speed_m_s)
+            })
+            .collect();
+        let closed = path.is_closed();
+        // Two laps of each pass let a closed path's limits wrap past the start line.
+        let laps = if closed { 2 } else { 1 };
+        for _ in 0..laps {
+            for i in (0..count).rev() {
+                let next = if closed && i + 1 == count {
+                    speeds[0]
+                } else {
+                    speeds[i + 1]
+                };
+                speeds[i] =
+                    speeds[i].min((next * next + 2.0 * limits.braking_decel_m_s2 * ds).sqrt());
+            }
+            if closed {
+                speeds[count] = speeds[0];
+            }
+        }
+        for _ in 0..laps {
+            for i in 1..=count {
+                let prev = speeds[i - 1];
+                speeds[i] = speeds[i].min((prev * prev + 2.0 * limits.accel_m_s2 * ds).sqrt());
+            }
+            if closed {
+                speeds[0] = speeds[0].min(speeds[count]);
+            }
+        }
+        Self {
+            step_m: ds,
+            speeds,
+            closed,
+            length: path.length(),
+        }
+    }
+
+    /// A constant target speed everywhere.
+    pub fn constant(path: &Path, speed_m_s: f64) -> Self {
+        Self {
+            step_m: path.length(),
+            speeds: vec![speed_m_s, speed_m_s],
+            closed: path.is_closed(),
+            length: path.length(),
+        }
+    }
+
+    /// Target speed (m/s) at `station`, interpolated linearly between samples.
+    pub fn speed_at(&self, station: f64) -> f64 {
+        let s = if self.closed {
+            station.rem_euclid(self.length)
+        } else {
+            station.clamp(0.0, self.length)
+        };
+        let x = s / self.step_m;
+        let i = saturating_index(x.floor()).min(self.speeds.len() - 2);
+        let t = (x - i as f64).clamp(0.0, 1.0);
+        self.speeds[i] + (self.speeds[i + 1] - self.speeds[i]) * t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec2;
+
+    #[test]
+    fn circle_speed_is_the_grip_limit() {
+        let path = Path::circle(DVec2::ZERO, 50.0, 720, 0.0, true).unwrap();
+        let limits = SpeedLimits::default();
+        let profile = SpeedProfile::plan(&path, &limits, 1.0);
+        let expected = (limits.lateral_accel_m_s2 * 50.0).sqrt();
+        for s in [0.0, 50.0, 150.0, 300.0] {
+            assert!((profile.speed_at(s) - expected).abs() < 0.01 * expected);
+        }
+    }
+
+    #[test]
+    fn braking_zone_before_a_hairpin() {
+        // A 500 m straight into a 10 m radius half circle, then a straight out.
+        let mut points: Vec<DVec2> = (0..=500).map(|i| DVec2::new(f64::from(i), 0.0)).collect();
+        for i in 1..=60 {
+            let a = std::f64::consts::PI * f64::from(i) / 60.0 - std::f64::consts::FRAC_PI_2;
+            points.push(DVec2::new(500.0 + 10.0 * a.cos(), 10.0 + 10.0 * a.sin()));
+        }
+        points.extend((1..=300).map(|i| DVec2::new(500.0 - f64::from(i), 20.0)));
+        let path = Path::new(&points, false).unwrap();
+        let limits = SpeedLimits::default();
+        let profile = SpeedProfile::plan(&path, &limits, 1.0);
+        let corner = (limits.lateral_accel_m_s2 * 10.0).sqrt();
+        let apex = profile.speed_at(500.0 + 5.0 * std::f64::consts::PI);
+        assert!(
+            (apex - corner).abs() < 0.05 * corner,
+            "apex {apex} vs {corner}"
+        );
+        // 100 m before the corner: v^2 = v_c^2 + 2 a d, within the sampling error.
+        let before = profile.speed_at(400.0);
+        let expected = (corner * corner + 2.0 * limits.braking_decel_m_s2 * 100.0).sqrt();
+        assert!(
+            (before - expected).abs() < 0.03 * expected,
+            "{before} vs {expected}"
+        );
+        // Top of the straight is capped.
+        assert!(profile.speed_at(0.0) <= limits.max_speed_m_s + 1e-9);
+        // Never faster than braking allows anywhere.
+        for s in 0..800 {
+            let s = f64::from(s);
+            let v0 = profile.speed_at(s);
+            let v1 = profile.speed_at(s + 1.0);
+            assert!(v0 * v0 - v1 * v1 <= 2.0 * limits.braking_decel_m_s2 * 1.0 + 1.0);
+        }
+    }
+}
