@@ -11,7 +11,8 @@
 //! Modules:
 //! - [`tire`]: the tyre library, one interface ([`tire::TireModel`]) over six model families.
 //! - [`controls`]: what the driver does in one tick.
-//! - [`ground`]: what the wheels stand on, and the surfaces.
+//! - [`ground`]: what the wheels stand on, and the surfaces; the triangle-mesh ground.
+//! - [`track`]: track layouts and what they build: ground mesh, centre line, objects, references.
 //! - [`powertrain`]: engine, clutch, gearbox, differentials and wheel spin.
 //! - [`validate`]: parameter validation with field paths.
 
@@ -19,4 +20,5 @@ pub mod controls;
 pub mod ground;
 pub mod powertrain;
 pub mod tire;
+pub mod track;
 pub mod validate;
