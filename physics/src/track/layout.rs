@@ -48,6 +48,15 @@ pub struct TrackLayout {
     pub references: Vec<Reference>,
 }
 
+/// Largest distance of any point from the origin (m): keeps f64 precision millimetric.
+pub const MAX_COORDINATE_M: f64 = 100_000.0;
+/// Largest elevation magnitude (m).
+pub const MAX_ELEVATION_M: f64 = 10_000.0;
+/// Longest centre line, as the sum of straight distances between control points (m).
+pub const MAX_ROAD_LENGTH_M: f64 = 100_000.0;
+/// Longest side of a rectangular pad (m).
+pub const MAX_PAD_SIDE_M: f64 = 20_000.0;
+
 fn default_sample_spacing_m() -> f64 {
     2.0
 }
@@ -320,9 +329,9 @@ impl Validate for TrackLayout {
         v.within("centre_line", |v| {
             for (i, p) in self.centre_line.iter().enumerate() {
                 v.within(&Validator::index(i), |v| {
-                    v.finite("x_m", p.x_m);
-                    v.finite("y_m", p.y_m);
-                    v.finite("z_m", p.z_m);
+                    v.in_range("x_m", p.x_m, -MAX_COORDINATE_M, MAX_COORDINATE_M);
+                    v.in_range("y_m", p.y_m, -MAX_COORDINATE_M, MAX_COORDINATE_M);
+                    v.in_range("z_m", p.z_m, -MAX_ELEVATION_M, MAX_ELEVATION_M);
                     v.in_range("banking_deg", p.banking_deg, -45.0, 45.0);
                     v.positive("width_m", p.width_m);
                     let previous = if i > 0 {
@@ -344,6 +353,17 @@ impl Validate for TrackLayout {
                 });
             }
         });
+        let chord: f64 = self
+            .centre_line
+            .windows(2)
+            .map(|w| (w[1].x_m - w[0].x_m).hypot(w[1].y_m - w[0].y_m))
+            .sum();
+        if chord > MAX_ROAD_LENGTH_M {
+            v.fail(
+                "centre_line",
+                format!("must be shorter than {MAX_ROAD_LENGTH_M} m (is {chord:.0} m)"),
+            );
+        }
         v.in_range("sample_spacing_m", self.sample_spacing_m, 0.25, 25.0);
         v.non_negative("corner_radius_m", self.corner_radius_m);
         if let Some(kerb) = &self.kerb {
@@ -507,11 +527,21 @@ fn validate_pad_shape(shape: &PadShape, v: &mut Validator) {
             heading_deg,
             rise_pct,
         } => v.within("Rectangle", |v| {
-            v.finite("centre_x_m", *centre_x_m);
-            v.finite("centre_y_m", *centre_y_m);
-            v.finite("z_m", *z_m);
-            v.positive("length_m", *length_m);
-            v.positive("width_m", *width_m);
+            v.in_range(
+                "centre_x_m",
+                *centre_x_m,
+                -MAX_COORDINATE_M,
+                MAX_COORDINATE_M,
+            );
+            v.in_range(
+                "centre_y_m",
+                *centre_y_m,
+                -MAX_COORDINATE_M,
+                MAX_COORDINATE_M,
+            );
+            v.in_range("z_m", *z_m, -MAX_ELEVATION_M, MAX_ELEVATION_M);
+            v.in_range("length_m", *length_m, 0.01, MAX_PAD_SIDE_M);
+            v.in_range("width_m", *width_m, 0.01, MAX_PAD_SIDE_M);
             v.finite("heading_deg", *heading_deg);
             v.in_range("rise_pct", *rise_pct, -100.0, 100.0);
         }),
@@ -521,11 +551,12 @@ fn validate_pad_shape(shape: &PadShape, v: &mut Validator) {
                 v.fail("points_m", "needs at least 3 points");
                 return;
             }
-            if points_m
-                .iter()
-                .any(|(x, y)| !(x.is_finite() && y.is_finite()))
-            {
-                v.fail("points_m", "must all be finite numbers");
+            let inside = |c: f64| c.is_finite() && c.abs() <= MAX_COORDINATE_M;
+            if points_m.iter().any(|&(x, y)| !(inside(x) && inside(y))) {
+                v.fail(
+                    "points_m",
+                    format!("must all be finite and within {MAX_COORDINATE_M} m of the origin"),
+                );
                 return;
             }
             if polygon_turn_sign(points_m).is_none() {

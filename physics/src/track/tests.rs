@@ -508,3 +508,38 @@ fn validation_reports_field_paths() {
     let empty = TrackLayout::default();
     assert!(empty.build_mesh().is_err());
 }
+
+#[test]
+fn absurd_sizes_are_refused_before_any_mesh_is_made() {
+    let layout = TrackLayout {
+        centre_line: vec![
+            point(0.0, 0.0, 0.0, 0.0, 10.0),
+            point(5.0e6, 0.0, 0.0, 0.0, 10.0),
+        ],
+        pads: vec![Pad {
+            name: String::new(),
+            surface: Surface::Grass,
+            shape: PadShape::Rectangle {
+                centre_x_m: 0.0,
+                centre_y_m: 0.0,
+                z_m: 0.0,
+                length_m: 1.0e6,
+                width_m: 10.0,
+                heading_deg: 0.0,
+                rise_pct: 0.0,
+            },
+        }],
+        ..TrackLayout::default()
+    };
+    let err = layout.check().expect_err("too big");
+    let paths: Vec<_> = err.0.iter().map(|v| v.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "centre_line[1].x_m",
+            "centre_line",
+            "pads[0].shape.Rectangle.length_m"
+        ],
+        "{err}"
+    );
+}
