@@ -38,6 +38,15 @@ pub fn resolve_tyre(name: &str) -> Result<PathBuf, ConfigError> {
     resolve(name, "tyres", &["ron", "tir"], "tyre")
 }
 
+/// Resolves a track given as a path or as the stem of a file in `assets/tracks/`
+/// (`proving-ground`, `circuit`).
+///
+/// # Errors
+/// [`ConfigError::NotFound`] naming the places searched.
+pub fn resolve_track(name: &str) -> Result<PathBuf, ConfigError> {
+    resolve(name, "tracks", &["ron"], "track")
+}
+
 fn resolve(
     name: &str,
     folder: &str,

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use gripline_physics::track::TrackError;
 use gripline_physics::validate::Violations;
 
 use crate::tir::TirError;
@@ -58,5 +59,15 @@ pub enum ConfigError {
         name: String,
         /// Where it was looked for.
         searched: String,
+    },
+    /// A track file's layout is valid but its ground could not be built (an object or a
+    /// reference with no ground under it, a mesh too large).
+    #[error("{path}: cannot build the track: {source}")]
+    Track {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        source: TrackError,
     },
 }

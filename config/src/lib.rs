@@ -6,6 +6,7 @@
 //! without reading code.
 //!
 //! - [`tyre_file`]: tyre files of every family: `.tir` (Magic Formula) and `.ron` (the others).
+//! - [`track_file`]: track files (RON): a layout, validated and built into the ground mesh.
 //! - [`tir`]: the Magic Formula property-file parser.
 //! - [`ron_text`]: RON parsing shared by every RON format, with positions in errors.
 //! - [`assets`]: finding the shipped `assets/` folder and resolving asset names.
@@ -15,7 +16,9 @@ pub mod assets;
 pub mod error;
 pub mod ron_text;
 pub mod tir;
+pub mod track_file;
 pub mod tyre_file;
 
 pub use error::ConfigError;
+pub use track_file::{LoadedTrack, TrackFile, load_track, parse_track_ron};
 pub use tyre_file::{LoadedTyre, TyreFile, TyreModelSpec, load_tyre, parse_tyre_ron};

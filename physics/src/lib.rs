@@ -12,7 +12,8 @@
 //! - [`tire`]: the tyre library, one interface ([`tire::TireModel`]) over six model families.
 //! - [`controls`]: what the driver does in one tick.
 //! - [`driver`]: the driver model (path following, speed planning) for headless runs.
-//! - [`ground`]: what the wheels stand on, and the surfaces.
+//! - [`ground`]: what the wheels stand on, and the surfaces; the triangle-mesh ground.
+//! - [`track`]: track layouts and what they build: ground mesh, centre line, objects, references.
 //! - [`powertrain`]: engine, clutch, gearbox, differentials and wheel spin.
 //! - [`validate`]: parameter validation with field paths.
 
@@ -21,4 +22,5 @@ pub mod driver;
 pub mod ground;
 pub mod powertrain;
 pub mod tire;
+pub mod track;
 pub mod validate;

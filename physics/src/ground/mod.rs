@@ -2,8 +2,13 @@
 //!
 //! Physics asks the ground one question, through the [`Ground`] trait: where does this ray
 //! first hit you, with which normal, on which [`Surface`]? Implementations: [`FlatGround`]
-//! (an infinite plane, for tests) and, in `mesh`, a triangle mesh with a bounding-volume
-//! hierarchy and a surface per triangle, built from a track layout.
+//! (an infinite plane, for tests) and, in [`mesh`], [`TriangleMesh`]: a triangle mesh with a
+//! bounding-volume hierarchy and a surface per triangle, built from a track layout
+//! (`crate::track`).
+
+pub mod mesh;
+
+pub use mesh::{MeshError, TriangleMesh};
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};

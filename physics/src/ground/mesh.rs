@@ -1,0 +1,470 @@
+//! Triangle-mesh ground: the track as physics sees it.
+//!
+//! [`TriangleMesh`] holds vertices, triangles and one [`Surface`] per triangle. Ray casts go
+//! through the bounding-volume hierarchy of `parry3d-f64`'s `TriMesh` (built once, when the
+//! mesh is made), so a query visits a handful of triangles whatever the size of the track, and
+//! allocates nothing: parry's traversal stack lives on the call stack.
+//!
+//! Each triangle's normal is computed once, at build time, and turned to point up (positive z)
+//! whatever the winding of the triangle's vertices, so a wheel always sees the ground's normal
+//! pointing out of the ground. A triangle of zero area keeps the normal `+z`; it can never be
+//! hit, since a ray cannot cross a figure without area.
+
+use std::fmt;
+
+use glam::DVec3;
+use parry3d_f64::query::Ray;
+use parry3d_f64::shape::{CompositeShapeRef, TriMesh};
+
+use super::{Ground, GroundHit, Surface};
+
+/// Why a [`TriangleMesh`] could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MeshError {
+    /// The mesh has no triangles (or no vertices).
+    #[error("the mesh is empty: it needs at least one triangle")]
+    Empty,
+    /// A triangle names a vertex that does not exist.
+    #[error("triangle {triangle} uses vertex {index}, but the mesh has {vertex_count} vertices")]
+    IndexOutOfRange {
+        /// The triangle's index.
+        triangle: usize,
+        /// The vertex index it names.
+        index: u32,
+        /// How many vertices there are.
+        vertex_count: usize,
+    },
+    /// A vertex has a NaN or infinite coordinate.
+    #[error("vertex {index} has a coordinate that is not a finite number")]
+    NonFiniteVertex {
+        /// The vertex's index.
+        index: usize,
+    },
+    /// The surface list does not have one entry per triangle.
+    #[error("{surfaces} surfaces given for {triangles} triangles (one per triangle is needed)")]
+    SurfaceCountMismatch {
+        /// Number of triangles.
+        triangles: usize,
+        /// Number of surfaces.
+        surfaces: usize,
+    },
+    /// More vertices than 32-bit indices can address.
+    #[error("{count} vertices: more than 32-bit indices can address")]
+    TooManyVertices {
+        /// Number of vertices.
+        count: usize,
+    },
+}
+
+/// A static triangle mesh with one surface per triangle, queried through a BVH.
+#[derive(Clone)]
+pub struct TriangleMesh {
+    shape: TriMesh,
+    surfaces: Vec<Surface>,
+    /// Unit normal of each triangle, turned to point up (z >= 0).
+    normals: Vec<DVec3>,
+    aabb_min: DVec3,
+    aabb_max: DVec3,
+}
+
+impl fmt::Debug for TriangleMesh {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TriangleMesh")
+            .field("vertices", &self.vertex_count())
+            .field("triangles", &self.triangle_count())
+            .field("aabb_min", &self.aabb_min)
+            .field("aabb_max", &self.aabb_max)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TriangleMesh {
+    /// Builds a mesh from vertices (world frame, m), triangles (indices into `vertices`, any
+    /// winding) and one surface per triangle, and builds its BVH.
+    ///
+    /// # Errors
+    /// [`MeshError`] for an empty mesh, an index out of range, a non-finite vertex, or a
+    /// surface list whose length differs from the triangle count. Never panics.
+    pub fn new(
+        vertices: Vec<DVec3>,
+        triangles: Vec<[u32; 3]>,
+        surfaces: Vec<Surface>,
+    ) -> Result<Self, MeshError> {
+        if triangles.is_empty() || vertices.is_empty() {
+            return Err(MeshError::Empty);
+        }
+        if u32::try_from(vertices.len()).is_err() {
+            return Err(MeshError::TooManyVertices {
+                count: vertices.len(),
+            });
+        }
+        if surfaces.len() != triangles.len() {
+            return Err(MeshError::SurfaceCountMismatch {
+                triangles: triangles.len(),
+                surfaces: surfaces.len(),
+            });
+        }
+        if let Some(index) = vertices.iter().position(|v| !v.is_finite()) {
+            return Err(MeshError::NonFiniteVertex { index });
+        }
+        for (triangle, tri) in triangles.iter().enumerate() {
+            if let Some(&index) = tri.iter().find(|&&i| i as usize >= vertices.len()) {
+                return Err(MeshError::IndexOutOfRange {
+                    triangle,
+                    index,
+                    vertex_count: vertices.len(),
+                });
+            }
+        }
+        let normals = triangles
+            .iter()
+            .map(|&[a, b, c]| {
+                let (a, b, c) = (
+                    vertices[a as usize],
+                    vertices[b as usize],
+                    vertices[c as usize],
+                );
+                let n = (b - a).cross(c - a).normalize_or_zero();
+                if n == DVec3::ZERO {
+                    DVec3::Z
+                } else if n.z < 0.0 {
+                    -n
+                } else {
+                    n
+                }
+            })
+            .collect();
+        let (aabb_min, aabb_max) = vertices.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), v| (lo.min(*v), hi.max(*v)),
+        );
+        let shape = TriMesh::new(vertices, triangles).map_err(|_| MeshError::Empty)?;
+        Ok(Self {
+            shape,
+            surfaces,
+            normals,
+            aabb_min,
+            aabb_max,
+        })
+    }
+
+    /// The vertices (world frame, m).
+    pub fn vertices(&self) -> &[DVec3] {
+        self.shape.vertices()
+    }
+
+    /// The triangles, as indices into [`TriangleMesh::vertices`], in their original winding.
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        self.shape.indices()
+    }
+
+    /// The surface of each triangle.
+    pub fn surfaces(&self) -> &[Surface] {
+        &self.surfaces
+    }
+
+    /// The up-pointing unit normal of each triangle.
+    pub fn normals(&self) -> &[DVec3] {
+        &self.normals
+    }
+
+    /// Number of vertices.
+    pub fn vertex_count(&self) -> usize {
+        self.shape.vertices().len()
+    }
+
+    /// Number of triangles.
+    pub fn triangle_count(&self) -> usize {
+        self.surfaces.len()
+    }
+
+    /// Corners of the axis-aligned box holding every vertex: `(min, max)`.
+    pub fn bounds(&self) -> (DVec3, DVec3) {
+        (self.aabb_min, self.aabb_max)
+    }
+
+    /// Like [`Ground::ray_cast`], but also returns the index of the triangle hit.
+    pub fn ray_cast_triangle(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+    ) -> Option<(usize, GroundHit)> {
+        if !(origin.is_finite() && direction.is_finite() && max_distance >= 0.0) {
+            return None;
+        }
+        let ray = Ray::new(origin, direction);
+        // `solid = true`: a ray starting exactly on a triangle reports it at distance zero.
+        let (triangle, distance) =
+            CompositeShapeRef(&self.shape).cast_local_ray(&ray, max_distance, true)?;
+        let index = triangle as usize;
+        let hit = GroundHit {
+            point: origin + direction * distance,
+            normal: *self.normals.get(index)?,
+            distance,
+            surface: *self.surfaces.get(index)?,
+        };
+        Some((index, hit))
+    }
+
+    /// Height of the ground at `(x, y)`: the highest surface below `z_from` (m), with its hit.
+    /// A convenience for placing objects; physics uses [`Ground::ray_cast`].
+    pub fn height_below(&self, x: f64, y: f64, z_from: f64) -> Option<GroundHit> {
+        let origin = DVec3::new(x, y, z_from);
+        let depth = z_from - self.aabb_min.z + 1.0;
+        self.ray_cast(origin, DVec3::NEG_Z, depth.max(0.0))
+    }
+}
+
+impl Ground for TriangleMesh {
+    fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
+        self.ray_cast_triangle(origin, direction, max_distance)
+            .map(|(_, hit)| hit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two triangles forming the unit square [0,1]^2 at z = 0: the lower-right one asphalt
+    /// wound clockwise from above (downward normal), the upper-left one ice wound
+    /// counter-clockwise.
+    fn square() -> TriangleMesh {
+        TriangleMesh::new(
+            vec![
+                DVec3::new(0.0, 0.0, 0.0),
+                DVec3::new(1.0, 0.0, 0.0),
+                DVec3::new(1.0, 1.0, 0.0),
+                DVec3::new(0.0, 1.0, 0.0),
+            ],
+            vec![[0, 2, 1], [0, 2, 3]],
+            vec![Surface::Asphalt, Surface::Ice],
+        )
+        .expect("valid mesh")
+    }
+
+    #[test]
+    fn hits_point_normal_distance_and_surface() {
+        let mesh = square();
+        let hit = mesh
+            .ray_cast(DVec3::new(0.75, 0.25, 2.0), DVec3::NEG_Z, 5.0)
+            .expect("hit");
+        assert!((hit.distance - 2.0).abs() < 1e-12);
+        assert!((hit.point - DVec3::new(0.75, 0.25, 0.0)).length() < 1e-12);
+        assert_eq!(hit.normal, DVec3::Z, "downward winding is flipped up");
+        assert_eq!(hit.surface, Surface::Asphalt);
+        let hit = mesh
+            .ray_cast(DVec3::new(0.25, 0.75, 1.0), DVec3::NEG_Z, 5.0)
+            .expect("hit");
+        assert_eq!(hit.surface, Surface::Ice);
+        assert_eq!(hit.normal, DVec3::Z);
+    }
+
+    #[test]
+    fn misses_outside_beyond_range_and_upward() {
+        let mesh = square();
+        assert!(
+            mesh.ray_cast(DVec3::new(1.5, 0.5, 1.0), DVec3::NEG_Z, 5.0)
+                .is_none()
+        );
+        assert!(
+            mesh.ray_cast(DVec3::new(0.5, 0.5, 1.0), DVec3::NEG_Z, 0.9)
+                .is_none()
+        );
+        assert!(
+            mesh.ray_cast(DVec3::new(0.5, 0.5, 1.0), DVec3::Z, 5.0)
+                .is_none()
+        );
+        assert!(
+            mesh.ray_cast(DVec3::new(f64::NAN, 0.5, 1.0), DVec3::NEG_Z, 5.0)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn slanted_ray_and_tilted_triangle() {
+        // A plane z = 0.5 x over [0, 4] x [-1, 1], wound so its raw normal points down.
+        let mesh = TriangleMesh::new(
+            vec![
+                DVec3::new(0.0, -1.0, 0.0),
+                DVec3::new(4.0, -1.0, 2.0),
+                DVec3::new(4.0, 1.0, 2.0),
+                DVec3::new(0.0, 1.0, 0.0),
+            ],
+            vec![[0, 2, 1], [0, 3, 2]],
+            vec![Surface::Grass, Surface::Gravel],
+        )
+        .expect("valid");
+        let dir = DVec3::new(1.0, 0.0, -1.0).normalize();
+        let origin = DVec3::new(0.0, 0.2, 3.0);
+        let hit = mesh.ray_cast(origin, dir, 10.0).expect("hit");
+        // x + 0.5 x = 3 -> x = 2, z = 1.
+        assert!((hit.point - DVec3::new(2.0, 0.2, 1.0)).length() < 1e-12);
+        assert!((hit.distance - 2.0 * 2f64.sqrt()).abs() < 1e-12);
+        let expected = DVec3::new(-0.5, 0.0, 1.0).normalize();
+        assert!((hit.normal - expected).length() < 1e-12);
+        assert_eq!(hit.surface, Surface::Gravel);
+    }
+
+    #[test]
+    fn build_errors_do_not_panic() {
+        let v = || vec![DVec3::ZERO, DVec3::X, DVec3::Y];
+        assert_eq!(
+            TriangleMesh::new(vec![], vec![], vec![]).unwrap_err(),
+            MeshError::Empty
+        );
+        assert_eq!(
+            TriangleMesh::new(v(), vec![], vec![]).unwrap_err(),
+            MeshError::Empty
+        );
+        assert_eq!(
+            TriangleMesh::new(v(), vec![[0, 1, 3]], vec![Surface::Asphalt]).unwrap_err(),
+            MeshError::IndexOutOfRange {
+                triangle: 0,
+                index: 3,
+                vertex_count: 3
+            }
+        );
+        let mut bad = v();
+        bad[1].y = f64::INFINITY;
+        assert_eq!(
+            TriangleMesh::new(bad, vec![[0, 1, 2]], vec![Surface::Asphalt]).unwrap_err(),
+            MeshError::NonFiniteVertex { index: 1 }
+        );
+        assert_eq!(
+            TriangleMesh::new(v(), vec![[0, 1, 2]], vec![]).unwrap_err(),
+            MeshError::SurfaceCountMismatch {
+                triangles: 1,
+                surfaces: 0
+            }
+        );
+        // A degenerate triangle is accepted and simply never hit.
+        let mesh = TriangleMesh::new(
+            vec![DVec3::ZERO, DVec3::X, DVec3::X * 2.0],
+            vec![[0, 1, 2]],
+            vec![Surface::Sand],
+        )
+        .expect("degenerate but valid");
+        assert_eq!(mesh.normals()[0], DVec3::Z);
+        assert!(
+            mesh.ray_cast(DVec3::new(0.5, 0.0, 1.0), DVec3::NEG_Z, 2.0)
+                .is_none()
+        );
+    }
+
+    /// Small deterministic generator for the random-ray test.
+    struct XorShift(u64);
+    impl XorShift {
+        fn unit(&mut self) -> f64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+        fn byte(&mut self) -> u8 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0.to_le_bytes()[7]
+        }
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * self.unit()
+        }
+    }
+
+    /// Möller-Trumbore over every triangle: the reference the BVH must agree with.
+    fn brute_force(mesh: &TriangleMesh, o: DVec3, d: DVec3, max: f64) -> Option<(usize, f64)> {
+        let v = mesh.vertices();
+        let mut best: Option<(usize, f64)> = None;
+        for (i, &[a, b, c]) in mesh.triangles().iter().enumerate() {
+            let (a, b, c) = (v[a as usize], v[b as usize], v[c as usize]);
+            let e1 = b - a;
+            let e2 = c - a;
+            let p = d.cross(e2);
+            let det = e1.dot(p);
+            if det.abs() < 1e-14 {
+                continue;
+            }
+            let s = o - a;
+            let u = s.dot(p) / det;
+            let q = s.cross(e1);
+            let w = d.dot(q) / det;
+            let t = e2.dot(q) / det;
+            if u >= 0.0
+                && w >= 0.0
+                && u + w <= 1.0
+                && t >= 0.0
+                && t <= max
+                && best.is_none_or(|(_, bt)| t < bt)
+            {
+                best = Some((i, t));
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn bvh_agrees_with_brute_force_on_random_rays() {
+        // A bumpy 20 x 20 grid with random heights and random surfaces.
+        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let n = 21;
+        let mut vertices = Vec::new();
+        for j in 0..n {
+            for i in 0..n {
+                vertices.push(DVec3::new(
+                    f64::from(i) * 2.0,
+                    f64::from(j) * 2.0,
+                    rng.range(-0.5, 0.5),
+                ));
+            }
+        }
+        let mut triangles = Vec::new();
+        let mut surfaces = Vec::new();
+        for j in 0..n - 1 {
+            for i in 0..n - 1 {
+                let a = j * n + i;
+                let (b, c, d) = (a + 1, a + n, a + n + 1);
+                triangles.push([a, b, d]);
+                triangles.push([a, d, c]);
+                for _ in 0..2 {
+                    surfaces.push(Surface::ALL[usize::from(rng.byte()) % 8]);
+                }
+            }
+        }
+        let mesh = TriangleMesh::new(vertices, triangles, surfaces).expect("valid");
+        let mut hits = 0;
+        for _ in 0..2000 {
+            let o = DVec3::new(
+                rng.range(-5.0, 45.0),
+                rng.range(-5.0, 45.0),
+                rng.range(0.6, 5.0),
+            );
+            let d = DVec3::new(rng.range(-0.5, 0.5), rng.range(-0.5, 0.5), -1.0).normalize();
+            let max = rng.range(0.5, 8.0);
+            let bvh = mesh.ray_cast_triangle(o, d, max);
+            let brute = brute_force(&mesh, o, d, max);
+            match (bvh, brute) {
+                (Some((i, hit)), Some((j, t))) => {
+                    hits += 1;
+                    assert!((hit.distance - t).abs() < 1e-9, "{o} {d}: {hit:?} vs {t}");
+                    // On a shared edge either neighbour is a correct answer.
+                    if i == j {
+                        assert_eq!(hit.surface, mesh.surfaces()[j]);
+                    }
+                    assert!(hit.normal.z > 0.0);
+                }
+                (None, None) => {}
+                (a, b) => {
+                    // Only a grazing hit within rounding of the range limit may differ.
+                    let t = a
+                        .map(|(_, h)| h.distance)
+                        .or(b.map(|(_, t)| t))
+                        .unwrap_or(0.0);
+                    assert!((t - max).abs() < 1e-9, "{o} {d} {max}: {a:?} vs {b:?}");
+                }
+            }
+        }
+        assert!(hits > 500, "the test should mostly hit: {hits}");
+    }
+}

@@ -1,0 +1,138 @@
+//! Tracks: from a layout description to the ground mesh, the centre line, the objects and the
+//! named references that physics, the driver model, scenarios and the renderer use.
+//!
+//! - [`TrackLayout`] (in [`layout`]) is what a track file holds: centre-line control points
+//!   (position, elevation, banking, width; open or closed), a kerb strip and verge bands beside
+//!   the road, pads (skidpads, surface tiles, grades), objects (cones, markers) and references
+//!   (points, lines, stations, circles, lane-change courses).
+//! - [`TrackLayout::build_mesh`] turns it into a [`TrackMesh`]: a [`TriangleMesh`] ground with a
+//!   surface per triangle (which implements [`Ground`]), the sampled [`CentreLine`] with
+//!   station queries, the objects standing on the ground and the references resolved.
+//!
+//! Conventions: world frame right-handed, z up; x east, y north. Headings are measured
+//! counter-clockwise from east. Banking is a rotation of the road's cross-section about the
+//! direction of travel: positive raises the left edge (a right-hand corner's banking).
+
+mod build;
+pub mod centre_line;
+pub mod layout;
+pub mod reference;
+
+#[cfg(test)]
+mod tests;
+
+use glam::DVec3;
+
+use crate::ground::{Ground, GroundHit, MeshError, TriangleMesh};
+use crate::validate::Violations;
+
+pub use centre_line::{CentreLine, CentreLineSample, Projection};
+pub use layout::{
+    ControlPoint, KerbSpec, ObjectKind, ObjectSpec, Pad, PadShape, Reference, TrackLayout,
+    VergeBand,
+};
+pub use reference::{
+    Lane, LaneChange, LaneChangeSection, LaneSpec, NamedReference, ReferenceGeometry,
+};
+
+/// Why a layout could not be turned into a mesh.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TrackError {
+    /// The layout's values make no sense; every problem with its field path.
+    #[error("invalid layout: {0}")]
+    Invalid(#[from] Violations),
+    /// The generated triangles could not form a mesh.
+    #[error("cannot build the ground mesh: {0}")]
+    Mesh(#[from] MeshError),
+    /// The generated mesh would need more vertices than 32-bit indices can address.
+    #[error("the track needs {vertices} vertices, more than a mesh can index")]
+    TooLarge {
+        /// Vertices counted when the limit was passed.
+        vertices: usize,
+    },
+    /// A pad polygon is not convex.
+    #[error("a pad polygon is not convex")]
+    BadPolygon,
+    /// An object stands where there is no ground.
+    #[error("object {index} at ({x_m}, {y_m}) has no ground under it")]
+    ObjectOffGround {
+        /// Index in the layout's `objects`.
+        index: usize,
+        /// East (m).
+        x_m: f64,
+        /// North (m).
+        y_m: f64,
+    },
+    /// A reference point lies where there is no ground.
+    #[error("reference '{name}' has no ground under it")]
+    ReferenceOffGround {
+        /// The reference's name.
+        name: String,
+    },
+    /// A station reference lies beyond the end of an open centre line.
+    #[error("reference '{name}' at {distance_m} m lies beyond the centre line's {length_m} m")]
+    StationBeyondEnd {
+        /// The reference's name.
+        name: String,
+        /// Its station (m).
+        distance_m: f64,
+        /// Length of the centre line (m).
+        length_m: f64,
+    },
+}
+
+/// An object standing on the ground.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedObject {
+    /// What it is.
+    pub kind: ObjectKind,
+    /// Its group (from the layout; may be empty).
+    pub group: String,
+    /// Its base, on the ground (world frame, m).
+    pub position: DVec3,
+}
+
+/// A built track: the ground, the centre line, the objects and the references.
+#[derive(Clone, Debug)]
+pub struct TrackMesh {
+    /// The ground, with a surface per triangle.
+    pub ground: TriangleMesh,
+    /// The sampled centre line (empty for a layout without a road).
+    pub centre_line: CentreLine,
+    /// Length of the centre line (m), the lap length of a closed track.
+    pub length_m: f64,
+    /// Cones and markers on the ground.
+    pub objects: Vec<PlacedObject>,
+    /// Named references, resolved onto the ground.
+    pub references: Vec<NamedReference>,
+}
+
+impl TrackMesh {
+    /// The reference called `name`.
+    pub fn reference(&self, name: &str) -> Option<&NamedReference> {
+        self.references.iter().find(|r| r.name == name)
+    }
+
+    /// The objects of one group.
+    pub fn objects_in<'a>(&'a self, group: &'a str) -> impl Iterator<Item = &'a PlacedObject> + 'a {
+        self.objects.iter().filter(move |o| o.group == group)
+    }
+}
+
+impl Ground for TrackMesh {
+    fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
+        self.ground.ray_cast(origin, direction, max_distance)
+    }
+}
+
+impl TrackLayout {
+    /// Validates the layout and generates its mesh, centre line, objects and references.
+    /// Deterministic.
+    ///
+    /// # Errors
+    /// [`TrackError::Invalid`] with field paths when the layout makes no sense; the other
+    /// [`TrackError`]s when objects or references lie off the ground.
+    pub fn build_mesh(&self) -> Result<TrackMesh, TrackError> {
+        build::build(self)
+    }
+}
