@@ -47,6 +47,22 @@ pub fn resolve_track(name: &str) -> Result<PathBuf, ConfigError> {
     resolve(name, "tracks", &["ron"], "track")
 }
 
+/// Resolves a scenario given as a path or as the stem of a file in `assets/scenarios/`.
+///
+/// # Errors
+/// [`ConfigError::NotFound`] naming the places searched.
+pub fn resolve_scenario(name: &str) -> Result<PathBuf, ConfigError> {
+    resolve(name, "scenarios", &["ron"], "scenario")
+}
+
+/// Resolves a vehicle given as a path or as the stem of a file in `assets/vehicles/`.
+///
+/// # Errors
+/// [`ConfigError::NotFound`] naming the places searched.
+pub fn resolve_vehicle(name: &str) -> Result<PathBuf, ConfigError> {
+    resolve(name, "vehicles", &["ron"], "vehicle")
+}
+
 fn resolve(
     name: &str,
     folder: &str,

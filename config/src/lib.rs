@@ -7,6 +7,7 @@
 //!
 //! - [`tyre_file`]: tyre files of every family: `.tir` (Magic Formula) and `.ron` (the others).
 //! - [`track_file`]: track files (RON): a layout, validated and built into the ground mesh.
+//! - [`scenario_file`]: scenario files (RON) of the headless runner.
 //! - [`tir`]: the Magic Formula property-file parser.
 //! - [`ron_text`]: RON parsing shared by every RON format, with positions in errors.
 //! - [`assets`]: finding the shipped `assets/` folder and resolving asset names.
@@ -15,6 +16,7 @@
 pub mod assets;
 pub mod error;
 pub mod ron_text;
+pub mod scenario_file;
 pub mod tir;
 pub mod track_file;
 pub mod tyre_file;
