@@ -1,0 +1,1 @@
+//! Whole-powertrain tests: closed forms through the coupled step.
