@@ -326,16 +326,17 @@ impl EngineState {
         }
     }
 
-    /// Updates running/stalled from the new speed: a running engine below `stall_rpm` dies,
-    /// a stopped one that turns at `start_rpm` or faster fires when it can burn.
-    pub fn update(&mut self, p: &EngineParams, rpm: f64, can_burn: bool) {
+    /// Updates running/stalled from the new speed: a running engine below `stall_rpm` dies;
+    /// a stopped one that is being turned over (`cranking`: by the starter, or by the wheels
+    /// through the clutch, a bump start) fires at `start_rpm` or faster when it can burn.
+    pub fn update(&mut self, p: &EngineParams, rpm: f64, can_burn: bool, cranking: bool) {
         if !can_burn {
             self.running = false;
         } else if self.running {
             if rpm < p.stall_rpm {
                 self.running = false;
             }
-        } else if rpm >= p.start_rpm {
+        } else if cranking && rpm >= p.start_rpm {
             self.running = true;
         }
     }
@@ -422,15 +423,17 @@ mod tests {
     fn stall_and_start_thresholds() {
         let e = EngineParams::ls1();
         let mut s = EngineState::default();
-        s.update(&e, 220.0, true);
+        s.update(&e, 220.0, true, false);
         assert!(s.running);
-        s.update(&e, 150.0, true);
+        s.update(&e, 150.0, true, false);
         assert!(!s.running);
-        s.update(&e, 240.0, true);
+        s.update(&e, 240.0, true, true);
         assert!(!s.running);
-        s.update(&e, 260.0, true);
+        s.update(&e, 600.0, true, false);
+        assert!(!s.running, "not turned over: stays off");
+        s.update(&e, 260.0, true, true);
         assert!(s.running);
-        s.update(&e, 800.0, false);
+        s.update(&e, 800.0, false, true);
         assert!(!s.running);
     }
 

@@ -636,8 +636,13 @@ impl Powertrain {
         let fuel_rate = fuel::fuel_rate_g_per_s(p.engine.bsfc_g_per_kwh, power_w);
         self.fuel_kg = fuel::burn(self.fuel_kg, fuel_rate, dt);
         let can_burn = self.ignition && self.fuel_kg > 0.0;
-        self.engine
-            .update(&p.engine, self.engine_omega / RPM_TO_RAD_S, can_burn);
+        let cranking = c.starter || clutch_row.active;
+        self.engine.update(
+            &p.engine,
+            self.engine_omega / RPM_TO_RAD_S,
+            can_burn,
+            cranking,
+        );
 
         self.telemetry = PowertrainTelemetry {
             engine_rpm: self.engine_omega / RPM_TO_RAD_S,

@@ -152,7 +152,7 @@ impl ShiftLogic {
         let engine_rpm = s.engine_rad_s / RPM_TO_RAD_S;
         let auto_clutch = match gearbox.mode {
             GearboxMode::Automatic => {
-                self.automatic(gearbox, engine, controls, s, engine_rpm);
+                self.automatic(gearbox, engine, controls, s);
                 true
             }
             GearboxMode::Sequential => {
@@ -263,7 +263,6 @@ impl ShiftLogic {
         engine: &EngineParams,
         c: &Controls,
         s: ShiftInputs,
-        engine_rpm: f64,
     ) {
         let standstill = s.wheel_rad_s.abs() < STANDSTILL_RAD_S;
         if c.shift_up {
@@ -292,28 +291,38 @@ impl ShiftLogic {
                     let g = if standstill {
                         1
                     } else {
-                        self.scheduled_gear(gearbox, engine, c.throttle, s, engine_rpm, true)
+                        self.scheduled_gear(gearbox, engine, c.throttle, s, true)
                     };
                     self.start_shift(gearbox, g);
-                } else if !self.launch
-                    && self.since_shift_s >= gearbox.auto_shift.min_shift_interval_s
-                {
-                    let g = self.scheduled_gear(gearbox, engine, c.throttle, s, engine_rpm, false);
-                    self.start_shift(gearbox, g);
+                } else {
+                    let g = self.scheduled_gear(gearbox, engine, c.throttle, s, false);
+                    // Downshifts may follow each other twice as fast as upshifts (braking
+                    // hard through the gears); while the clutch is in its start phase only
+                    // downshifts make sense.
+                    let interval = gearbox.auto_shift.min_shift_interval_s;
+                    let ok = if g > self.gear {
+                        !self.launch && self.since_shift_s >= interval
+                    } else {
+                        self.since_shift_s >= 0.5 * interval
+                    };
+                    if ok {
+                        self.start_shift(gearbox, g);
+                    }
                 }
             }
         }
     }
 
     /// The gear the automatic's schedule wants. `from_neutral`: pick any gear for the
-    /// current speed (coming out of neutral while rolling).
+    /// current speed (coming out of neutral while rolling). Speeds are those of the
+    /// driveline (gearbox output times ratio), which the engine has when the clutch is
+    /// locked.
     fn scheduled_gear(
         &self,
         gearbox: &GearboxParams,
         engine: &EngineParams,
         throttle: f64,
         s: ShiftInputs,
-        engine_rpm: f64,
         from_neutral: bool,
     ) -> i8 {
         let sched = &gearbox.auto_shift;
@@ -331,7 +340,7 @@ impl ShiftLogic {
                 .unwrap_or(1);
         }
         let gear = self.gear;
-        let cur_rpm = engine_rpm.max(rpm_in(gear));
+        let cur_rpm = rpm_in(gear);
         if gear < top && cur_rpm >= sched.upshift_rpm {
             return gear + 1;
         }
@@ -348,8 +357,15 @@ impl ShiftLogic {
             }
             return best;
         }
-        if gear > 1 && cur_rpm < floor && rpm_in(gear - 1) <= room {
-            return gear - 1;
+        if gear > 1 && cur_rpm < floor {
+            // The highest lower gear that brings the engine back above the floor (skipping
+            // gears when the car slowed quickly), without passing the upshift room.
+            return match (1..gear).rev().find(|&g| rpm_in(g) >= floor) {
+                Some(g) if rpm_in(g) <= room => g,
+                Some(g) if g + 1 < gear => g + 1,
+                Some(_) => gear,
+                None => 1,
+            };
         }
         if gear < top && rpm_in(gear + 1) >= floor + sched.hysteresis_rpm {
             return gear + 1;
