@@ -34,9 +34,12 @@
 //!
 //! a mixed linear complementarity problem over at most nine rows. It is solved by an active
 //! set: start from last tick's stick/slip states, solve the sticking rows' dense system (a
-//! fixed 9×9 Gaussian elimination with partial pivoting, no allocation), move a sticking row
-//! whose impulse exceeds its bound to slipping, move a slipping row whose slip speed reversed
-//! to sticking, and repeat until nothing changes. That is the standard stick/slip test on the
+//! fixed 9×9 Gaussian elimination with partial pivoting, no allocation), then pivot once —
+//! the sticking row whose impulse most exceeds its bound goes to slipping, or else the
+//! slipping row whose slip speed reversed most goes to sticking — and repeat until nothing
+//! is violated (warm-started, that is one solve on almost every tick). A degenerate set that
+//! cycles (a parked car in gear, brakes on, engine stopped: more couplings than bodies) is
+//! finished by projected Gauss-Seidel sweeps, clamped to the bounds. That is the standard stick/slip test on the
 //! *required* torque, taken for all couplings at once: a locked clutch and a locked
 //! differential form one rigid chain through the common solve; a brake holds a stopped wheel
 //! exactly (its row sticks at `w = 0` while the other torques are within its capacity); the
@@ -62,7 +65,9 @@ pub const ROW_DIFF: usize = 2;
 pub const ROW_BRAKE: usize = 5;
 
 /// Most active-set iterations per step.
-const MAX_ITERATIONS: usize = 24;
+pub const MAX_ITERATIONS: usize = 24;
+/// Projected Gauss-Seidel sweeps of the fallback.
+const PGS_SWEEPS: usize = 32;
 /// Slip speed (rad/s) a slipping row may reverse by before it is switched to sticking.
 const SLIP_REVERSAL_TOL: f64 = 1e-9;
 /// Relative excess of a sticking row's impulse over its bound before it is switched to
@@ -146,7 +151,7 @@ pub struct Solution {
     pub lambda: [f64; ROWS],
     /// Active-set iterations used.
     pub iterations: usize,
-    /// The active set settled (otherwise the impulses were clamped to their bounds).
+    /// The active set settled (otherwise projected Gauss-Seidel finished the step).
     pub converged: bool,
 }
 
@@ -197,6 +202,56 @@ fn solve_dense(a: &mut [[f64; ROWS]; ROWS], b: &mut [f64; ROWS], n: usize) {
         let p = a[col][col];
         b[col] = if p.abs() < 1e-300 { 0.0 } else { s / p };
     }
+}
+
+/// Projected Gauss-Seidel sweeps over the active rows, starting from `lambda` (clamped to
+/// the bounds); returns the speeds. The efficiency-carrying clutch row uses the force of the
+/// sign its impulse has.
+fn projected_gauss_seidel(p: &Problem, lambda: &mut [f64; ROWS]) -> [f64; BODIES] {
+    let force = |row: &Row, l: f64| {
+        if l < 0.0 {
+            row.f_lower
+        } else if l > 0.0 {
+            row.f_upper
+        } else {
+            row.f_stuck
+        }
+    };
+    let mut v = p.v_free;
+    for (r, row) in p.rows.iter().enumerate() {
+        if row.active {
+            lambda[r] = lambda[r].clamp(-row.bound, row.bound);
+            add_impulse(&mut v, &p.inv_mass, &force(row, lambda[r]), lambda[r]);
+        } else {
+            lambda[r] = 0.0;
+        }
+    }
+    for _ in 0..PGS_SWEEPS {
+        for (r, row) in p.rows.iter().enumerate() {
+            if !row.active {
+                continue;
+            }
+            let old = lambda[r];
+            let f_old = force(row, old);
+            let diag: f64 = row
+                .j
+                .iter()
+                .zip(&p.inv_mass)
+                .zip(&f_old)
+                .map(|((j, m), f)| j * m * f)
+                .sum::<f64>()
+                + row.compliance;
+            if diag <= 0.0 || !diag.is_finite() {
+                continue;
+            }
+            let w = dot(&row.j, &v) + row.compliance * old;
+            let new = (old - w / diag).clamp(-row.bound, row.bound);
+            add_impulse(&mut v, &p.inv_mass, &f_old, -old);
+            add_impulse(&mut v, &p.inv_mass, &force(row, new), new);
+            lambda[r] = new;
+        }
+    }
+    v
 }
 
 /// Solves one step's rows, starting from (and updating) the stick/slip `states`.
@@ -259,52 +314,59 @@ pub fn solve(p: &Problem, states: &mut [RowState; ROWS]) -> Solution {
             lambda[index[x]] = b[x];
             add_impulse(&mut v, &p.inv_mass, &p.rows[index[x]].f_stuck, b[x]);
         }
-        // Consistency.
-        let mut changed = false;
+        // Consistency: switch the worst violation only (one pivot per iteration), a
+        // sticking row over its bound first.
+        let mut over: Option<(usize, f64)> = None;
+        let mut reversed: Option<(usize, f64)> = None;
         for (r, row) in p.rows.iter().enumerate() {
             if !row.active {
                 continue;
             }
+            let w = dot(&row.j, &v);
             match states[r] {
                 RowState::Stuck => {
-                    if lambda[r].abs() > row.bound * (1.0 + BOUND_TOL) {
-                        states[r] = if lambda[r] < 0.0 {
-                            RowState::Lower
-                        } else {
-                            RowState::Upper
-                        };
-                        changed = true;
+                    let excess = lambda[r].abs() / row.bound;
+                    if excess > 1.0 + BOUND_TOL && over.is_none_or(|(_, e)| excess > e) {
+                        over = Some((r, excess));
                     }
                 }
-                RowState::Lower => {
-                    if dot(&row.j, &v) < -SLIP_REVERSAL_TOL {
-                        states[r] = RowState::Stuck;
-                        changed = true;
-                    }
-                }
-                RowState::Upper => {
-                    if dot(&row.j, &v) > SLIP_REVERSAL_TOL {
-                        states[r] = RowState::Stuck;
-                        changed = true;
+                RowState::Lower | RowState::Upper => {
+                    // Slip speed against the direction the friction was assumed to oppose.
+                    let back = if states[r] == RowState::Lower { -w } else { w };
+                    if back > SLIP_REVERSAL_TOL && reversed.is_none_or(|(_, e)| back > e) {
+                        reversed = Some((r, back));
                     }
                 }
             }
         }
-        if !changed {
+        if let Some((r, _)) = over {
+            states[r] = if lambda[r] < 0.0 {
+                RowState::Lower
+            } else {
+                RowState::Upper
+            };
+        } else if let Some((r, _)) = reversed {
+            states[r] = RowState::Stuck;
+        } else {
             converged = true;
             break;
         }
     }
     if !converged {
-        // Keep the last sticking solution within the bounds: never more torque than a
-        // coupling can carry.
-        v = p.v_free;
+        // A degenerate set (many redundant couplings at rest, e.g. a parked car in gear with
+        // all brakes on) can make the pivoting cycle. Finish with projected Gauss-Seidel from
+        // the last impulses, clamped to the bounds: never more torque than a coupling can
+        // carry.
+        v = projected_gauss_seidel(p, &mut lambda);
         for (r, row) in p.rows.iter().enumerate() {
-            if row.active {
-                lambda[r] = lambda[r].clamp(-row.bound, row.bound);
-                add_impulse(&mut v, &p.inv_mass, row.force(states[r]), lambda[r]);
-            } else {
-                lambda[r] = 0.0;
+            if row.active && row.bound.is_finite() {
+                states[r] = if lambda[r] <= -row.bound {
+                    RowState::Lower
+                } else if lambda[r] >= row.bound {
+                    RowState::Upper
+                } else {
+                    RowState::Stuck
+                };
             }
         }
     }
@@ -363,6 +425,26 @@ mod tests {
         let s = solve(&p, &mut states);
         assert!(s.v[1].abs() < 1e-12);
         assert_eq!(states[ROW_BRAKE], RowState::Stuck);
+    }
+
+    #[test]
+    fn projected_gauss_seidel_fallback_respects_bounds() {
+        // A brake holding a wheel against a torque within capacity, and one that cannot.
+        let mut p = Problem {
+            inv_mass: [1.0; BODIES],
+            ..Problem::default()
+        };
+        p.v_free[1] = 0.5;
+        p.v_free[2] = 3.0;
+        p.rows[ROW_BRAKE] = Row::symmetric(unit(1), 1.0, 0.0);
+        p.rows[ROW_BRAKE + 1] = Row::symmetric(unit(2), 1.0, 0.0);
+        let mut lambda = [0.0; ROWS];
+        lambda[ROW_BRAKE] = 5.0; // out of bounds on purpose: clamped first
+        let v = projected_gauss_seidel(&p, &mut lambda);
+        assert!(v[1].abs() < 1e-12, "{}", v[1]);
+        assert!((lambda[ROW_BRAKE] + 0.5).abs() < 1e-12);
+        assert!((v[2] - 2.0).abs() < 1e-12);
+        assert!((lambda[ROW_BRAKE + 1] + 1.0).abs() < 1e-12);
     }
 
     #[test]

@@ -38,6 +38,13 @@ impl TorquePoint {
     }
 }
 
+impl Validate for TorquePoint {
+    fn validate(&self, v: &mut Validator) {
+        v.non_negative("rpm", self.rpm);
+        v.non_negative("torque_nm", self.torque_nm);
+    }
+}
+
 /// Linear interpolation over `curve` (sorted by rpm), holding the end values outside it.
 /// An empty curve reads zero.
 pub fn interpolate(curve: &[TorquePoint], rpm: f64) -> f64 {
@@ -196,8 +203,7 @@ fn validate_curve(v: &mut Validator, field: &str, curve: &[TorquePoint]) {
         let mut previous: Option<f64> = None;
         for (i, p) in curve.iter().enumerate() {
             v.within(&Validator::index(i), |v| {
-                v.non_negative("rpm", p.rpm);
-                v.non_negative("torque_nm", p.torque_nm);
+                p.validate(v);
                 if let Some(prev) = previous
                     && p.rpm.is_finite()
                     && p.rpm <= prev

@@ -431,7 +431,8 @@ impl Powertrain {
         self.engine.running
     }
 
-    /// Stops the engine (it restarts with the starter, or by turning it past `start_rpm`).
+    /// Stops the engine. It fires again when turned past `start_rpm` by the starter, or by
+    /// the wheels through an engaged clutch (a bump start).
     pub fn stop_engine(&mut self) {
         self.engine.running = false;
         self.refresh_telemetry();
@@ -488,8 +489,10 @@ impl Powertrain {
     /// Advances engine, driveline and wheel spins by `dt` seconds.
     ///
     /// `wheels` are read and written (spin rates; the inertias are read); `loads` give each
-    /// wheel's road torque, its slope and the brake capacity for this tick. A `dt` that is not
-    /// finite and positive leaves everything as it is.
+    /// wheel's road torque, its slope and the brake capacity for this tick. Non-finite loads
+    /// count as zero, a positive slope as zero (it would destabilise the implicit step), a
+    /// negative brake capacity as zero. A `dt` that is not finite and positive leaves
+    /// everything as it is.
     pub fn step(
         &mut self,
         controls: &Controls,

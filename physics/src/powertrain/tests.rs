@@ -806,6 +806,56 @@ fn awd_rally_and_fwd_hatchback_drive_their_wheels() {
 }
 
 #[test]
+fn overrun_passes_wheel_torque_to_the_engine_through_the_efficiency() {
+    // Locked in 4th at closed throttle: the engine brakes the car. The wheels feel the
+    // clutch torque times G / eta (the loss still opposes the power flow), exactly.
+    let mut rig = Rig::car(with_mode(GearboxMode::HPattern), 1500.0);
+    rig.pt.set_gear(4);
+    for w in &mut rig.wheels[2..] {
+        w.omega = 30.0 / RADIUS;
+    }
+    rig.pt.set_engine_rpm(30.0 / RADIUS * 3.42 / RPM_TO_RAD_S);
+    rig.run(&h(4, 0.0, 0.0), 0.5);
+    let t = rig.tel();
+    assert_eq!(t.clutch_state, ClutchState::Locked);
+    assert!(
+        t.clutch_torque_nm < -10.0,
+        "engine braking: {}",
+        t.clutch_torque_nm
+    );
+    let expected = t.clutch_torque_nm * 1.00 * 3.42 / 0.9;
+    assert!(
+        rel(t.driveshaft_torque_nm, expected) < 1e-12,
+        "{} vs {expected}",
+        t.driveshaft_torque_nm
+    );
+}
+
+#[test]
+fn sequential_with_manual_clutch_needs_the_pedal() {
+    let mut p = with_mode(GearboxMode::Sequential);
+    p.gearbox.sequential_auto_clutch = false;
+    let up = |clutch| Controls {
+        shift_up: true,
+        clutch,
+        ..Controls::default()
+    };
+    // Pedal pressed: first engages, the engine idles on.
+    let mut rig = Rig::car(p.clone(), 1500.0);
+    rig.step(&up(1.0));
+    assert_eq!(rig.tel().gear, 1);
+    rig.run(&h(1, 1.0, 0.0), 2.0);
+    assert!(!rig.tel().stalled);
+    assert_eq!(rig.tel().clutch_state, ClutchState::Open);
+    // Pedal released at rest in first, no throttle: nothing opens the clutch, it stalls.
+    let mut rig = Rig::car(p, 1500.0);
+    rig.step(&up(0.0));
+    assert_eq!(rig.tel().gear, 1);
+    rig.run(&Controls::default(), 1.0);
+    assert!(rig.tel().stalled);
+}
+
+#[test]
 fn extreme_inputs_stay_finite() {
     for params in [
         PowertrainParams::corvette_c5(),
@@ -855,10 +905,10 @@ mod properties {
     use proptest::prelude::*;
 
     #[derive(Clone, Debug)]
-    struct Segment {
-        controls: Controls,
-        ticks: usize,
-        road: [f64; 4],
+    pub(super) struct Segment {
+        pub(super) controls: Controls,
+        pub(super) ticks: usize,
+        pub(super) road: [f64; 4],
     }
 
     fn segment() -> impl Strategy<Value = Segment> {
@@ -887,7 +937,13 @@ mod properties {
             )
     }
 
-    fn run(preset: usize, mode: GearboxMode, segments: &[Segment]) -> Vec<(u64, [u64; 4])> {
+    /// Drives `segments` and returns, per tick, the engine speed and wheel speeds (as bits)
+    /// and the solver iterations.
+    pub(super) fn run(
+        preset: usize,
+        mode: GearboxMode,
+        segments: &[Segment],
+    ) -> Vec<(u64, [u64; 4], u32)> {
         let mut params = match preset {
             0 => PowertrainParams::corvette_c5(),
             1 => PowertrainParams::fwd_hatchback(),
@@ -922,6 +978,7 @@ mod properties {
                         rig.wheels[2].omega.to_bits(),
                         rig.wheels[3].omega.to_bits(),
                     ],
+                    t.solver_iterations,
                 ));
             }
         }
@@ -950,4 +1007,55 @@ mod properties {
             prop_assert_eq!(a, b);
         }
     }
+}
+
+#[test]
+fn degenerate_standstill_in_gear_settles() {
+    // Found by the random-drive property: AWD with three limited-slip differentials,
+    // stalled in 6th, brakes on against uneven road torques — nine couplings on five
+    // bodies. The active set must settle (one pivot at a time) and stay finite.
+    use properties::Segment;
+    let c = |throttle, brake, clutch, shift_up, h_gear, starter| Controls {
+        throttle,
+        brake,
+        clutch,
+        shift_up,
+        h_gear,
+        starter,
+        ..Controls::default()
+    };
+    let segments = [
+        Segment {
+            controls: c(0.0, 0.0, 0.0, false, Some(5), false),
+            ticks: 1,
+            road: [0.0; 4],
+        },
+        Segment {
+            controls: c(0.0, 0.0, 0.866, true, None, false),
+            ticks: 1,
+            road: [0.0; 4],
+        },
+        Segment {
+            controls: c(0.0, 0.0, 0.0, true, None, true),
+            ticks: 88,
+            road: [-40.0, 0.0, 0.0, 0.0],
+        },
+        Segment {
+            controls: c(0.0, 0.851, 0.0, false, None, false),
+            ticks: 69,
+            road: [0.0, 1998.4, -499.4, -327.9],
+        },
+        Segment {
+            controls: c(0.876, 0.448, 0.140, true, None, false),
+            ticks: 213,
+            road: [-727.1, -831.3, 527.3, -1034.0],
+        },
+    ];
+    let trace = properties::run(2, GearboxMode::HPattern, &segments);
+    assert_eq!(trace.len(), 372);
+    assert!(
+        trace
+            .iter()
+            .all(|(_, _, it)| (*it as usize) < driveline::MAX_ITERATIONS)
+    );
 }
