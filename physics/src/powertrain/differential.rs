@@ -13,7 +13,9 @@
 //! For the clutch-pack limited slip the ramp angles of a real unit set how much of the input
 //! torque becomes clamping force; the simple documented form used here is
 //! `locking_torque = preload_nm + |input torque| * lock`, with `lock = power_lock` when the
-//! engine drives and `coast_lock` when it brakes (both fractions 0..1; 1 locks fully).
+//! engine drives and `coast_lock` when it brakes (both fractions 0..1; 1 locks fully). The
+//! input torque is the differential's share of the previous tick's driveshaft torque, which
+//! keeps each tick's coupled solve linear.
 //!
 //! The centre differential of an AWD layout splits its input torque `front_share` to the
 //! front axle and the rest to the rear; kinematically its input turns at
