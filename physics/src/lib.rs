@@ -13,6 +13,8 @@
 //! - [`controls`]: what the driver does in one tick.
 //! - [`ground`]: what the wheels stand on, and the surfaces.
 //! - [`powertrain`]: engine, clutch, gearbox, differentials and wheel spin.
+//! - [`vehicle`]: the vehicle model: chassis, suspension, wheels, steering, brakes, aero, and
+//!   [`vehicle::Vehicle::step`].
 //! - [`validate`]: parameter validation with field paths.
 
 pub mod controls;
@@ -20,3 +22,4 @@ pub mod ground;
 pub mod powertrain;
 pub mod tire;
 pub mod validate;
+pub mod vehicle;
