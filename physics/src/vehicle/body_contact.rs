@@ -139,6 +139,6 @@ mod tests {
         body.pose.position.z = 0.45 - 0.12 - 0.01;
         let (f, _, n) = body_contact_loads(&p.body, &pts, &body, &FlatGround::default(), None);
         assert_eq!(n, 6);
-        assert!((f.z - 6.0 * 3.0e5 * 0.01).abs() < 1e-6, "{f}");
+        assert!((f.z - 6.0 * 1.0e6 * 0.01).abs() < 1e-6, "{f}");
     }
 }

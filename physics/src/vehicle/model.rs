@@ -31,7 +31,7 @@ use super::params::{GRAVITY, VehicleParams};
 use super::telemetry::{Snapshot, WheelTelemetry};
 use super::wheel::{
     ContactGeometry, Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection, contact_kinematics,
-    rolling_resistance, tyre_figures,
+    rolling_resistance, stable_damping_time, tyre_figures,
 };
 use crate::controls::Controls;
 use crate::ground::Ground;
@@ -373,7 +373,14 @@ impl Vehicle {
                 ground_speed: k.vx,
                 contact: true,
             };
-            let slip = wp.transient_slip(&self.deflections[i], k.vx, vsx, vsy);
+            let damping_time = stable_damping_time(
+                wp,
+                self.spins[i].inertia,
+                r,
+                corner.slip_stiffness_per_load * fz,
+                dt,
+            );
+            let slip = wp.transient_slip(&self.deflections[i], k.vx, vsx, vsy, damping_time);
             let surface = c.surface.properties();
             let input = TireInput {
                 fz,
@@ -405,23 +412,11 @@ impl Vehicle {
                 + (lateral_point - position).cross(lateral)
                 + n * out.mz;
 
-            // Torque on the wheel, and its slope in the spin.
-            let linear = out
-                .slip_stiffness
-                .filter(|s| s.is_finite() && *s > 0.0)
-                .unwrap_or(corner.slip_stiffness_per_load * fz);
-            let chord = if slip.kappa.abs() > 1e-6 {
-                linear.min((out.fx / slip.kappa).abs())
-            } else {
-                linear
-            };
-            let tyre_slope =
-                -r * r * chord * (dt + slip.low_speed_weight * wp.contact_damping_time_s)
-                    / wp.relaxation_length_longitudinal_m;
+            // Torque on the wheel. The slope stays zero: the coupling is explicitly stable
+            // (see `wheel`), and the placeholder powertrain linearises about zero spin.
             let rr = wp.rolling_resistance_torque(fz, k.vx, surface.extra_rolling_resistance);
-            let (rr_torque, rr_slope) = rolling_resistance(rr, omega);
-            wheel_loads[i].road_torque = -out.fx * r + rr_torque;
-            wheel_loads[i].road_torque_slope = tyre_slope + rr_slope;
+            wheel_loads[i].road_torque = -out.fx * r + rolling_resistance(rr, omega);
+            wheel_loads[i].road_torque_slope = 0.0;
 
             wheels[i].load_n = fz;
             wheels[i].slip_ratio = slip.kappa;

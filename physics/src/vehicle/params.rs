@@ -342,8 +342,8 @@ impl Default for VehicleParams {
                 height_m: 1.212,
                 ground_clearance_m: 0.12,
                 front_overhang_m: 1.0,
-                contact_stiffness_n_per_m: 3.0e5,
-                contact_damping_n_s_per_m: 8.0e3,
+                contact_stiffness_n_per_m: 1.0e6,
+                contact_damping_n_s_per_m: 1.5e4,
                 contact_friction: 0.5,
             },
             front: AxleParams {
