@@ -9,10 +9,10 @@
 //! 4. Each wheel in contact: contact frame and slip velocities, transient slips from its
 //!    tread deflections, tyre forces (surface friction as `mu_scale`); the forces act on the
 //!    body at the contact point (the lateral force at the axle's roll-centre height), the
-//!    aligning moment about the ground normal; the road torque on the wheel `-fx r` plus
-//!    rolling resistance, with its slope in the spin.
+//!    aligning moment about the ground normal; the road torque on the wheel `-fx r`.
 //! 5. ABS scales the brake torques, traction control the throttle; the powertrain advances
-//!    the wheel spins (and its own states) implicitly in the road torque.
+//!    the wheel spins (and its own states) with the road torques and the friction-torque
+//!    capacities: brakes, handbrake and rolling resistance.
 //! 6. Tread deflections advance with the new spins.
 //! 7. Aerodynamic and body-contact forces; gravity; the rigid body advances.
 //! 8. Steering-column torque from the front tyres; telemetry.
@@ -31,7 +31,7 @@ use super::params::{GRAVITY, VehicleParams};
 use super::telemetry::{Snapshot, WheelTelemetry};
 use super::wheel::{
     ContactGeometry, Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection, contact_kinematics,
-    rolling_resistance, stable_damping_time, tyre_figures,
+    stable_damping_time, tyre_figures,
 };
 use crate::controls::Controls;
 use crate::ground::Ground;
@@ -334,6 +334,7 @@ impl Vehicle {
         let mut outputs = [TireOutput::default(); 4];
         let mut wheels = [WheelTelemetry::default(); 4];
         let mut contact_speeds = [(0.0, 0.0); 4];
+        let mut rolling = [0.0; 4];
         for i in 0..4 {
             let corner = &self.corners[i];
             let ap = p.axle(corner.axle);
@@ -375,6 +376,7 @@ impl Vehicle {
             };
             let damping_time = stable_damping_time(
                 wp,
+                p.static_wheel_load_n(corner.axle) / GRAVITY,
                 self.spins[i].inertia,
                 r,
                 corner.slip_stiffness_per_load * fz,
@@ -414,9 +416,10 @@ impl Vehicle {
 
             // Torque on the wheel. The slope stays zero: the coupling is explicitly stable
             // (see `wheel`), and the placeholder powertrain linearises about zero spin.
-            let rr = wp.rolling_resistance_torque(fz, k.vx, surface.extra_rolling_resistance);
-            wheel_loads[i].road_torque = -out.fx * r + rolling_resistance(rr, omega);
+            // Rolling resistance is a friction torque: it joins the brake capacity below.
+            wheel_loads[i].road_torque = -out.fx * r;
             wheel_loads[i].road_torque_slope = 0.0;
+            rolling[i] = wp.rolling_resistance_torque(fz, k.vx, surface.extra_rolling_resistance);
 
             wheels[i].load_n = fz;
             wheels[i].slip_ratio = slip.kappa;
@@ -435,8 +438,8 @@ impl Vehicle {
         let handbrake = p.brakes.handbrake_capacity(controls.handbrake);
         for i in 0..4 {
             let hand = if i >= 2 { handbrake } else { 0.0 };
-            wheel_loads[i].brake_torque = service[i] * abs[i] + hand;
-            wheels[i].brake_torque_n_m = wheel_loads[i].brake_torque;
+            wheels[i].brake_torque_n_m = service[i] * abs[i] + hand;
+            wheel_loads[i].brake_torque = wheels[i].brake_torque_n_m + rolling[i];
         }
         let powertrain_controls = Controls {
             throttle: controls.throttle * tc,

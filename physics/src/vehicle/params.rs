@@ -134,9 +134,11 @@ pub struct WheelParams {
     pub relaxation_length_longitudinal_m: f64,
     /// Lateral relaxation length `sigma_alpha` (m), likewise for the slip angle.
     pub relaxation_length_lateral_m: f64,
-    /// Time constant of the tread's damping at standstill (s): the damper in parallel with the
-    /// contact stiffness `C / sigma` has the rate `C / sigma * contact_damping_time_s`.
-    pub contact_damping_time_s: f64,
+    /// Damping ratio of the tyre's contact at standstill (-): the damper in parallel with the
+    /// contact stiffness `k = C / sigma` is `2 * ratio * sqrt(k * m_corner)`, with `m_corner`
+    /// the corner's static share of the mass, so that a parked car settles on its tyres in the
+    /// same way whatever the tyre model's stiffness.
+    pub contact_damping_ratio: f64,
     /// Speed (m/s) below which the standstill damping fades in (cosine fade, full at rest)
     /// and below which the tread deflection is held to the tyre's peak slip.
     pub low_speed_m_per_s: f64,
@@ -312,7 +314,7 @@ impl Default for VehicleParams {
             tyre_pressure_pa: 2.07e5,
             relaxation_length_longitudinal_m: 0.15,
             relaxation_length_lateral_m: 0.35,
-            contact_damping_time_s: 0.02,
+            contact_damping_ratio: 0.5,
             low_speed_m_per_s: 3.0,
             rolling_resistance_c0: 0.004,
             rolling_resistance_c1_s_per_m: 0.090 / 1000.0,
@@ -581,10 +583,10 @@ impl Validate for WheelParams {
             self.relaxation_length_lateral_m,
         );
         v.in_range(
-            "contact_damping_time_s",
-            self.contact_damping_time_s,
+            "contact_damping_ratio",
+            self.contact_damping_ratio,
             0.0,
-            1.0,
+            5.0,
         );
         v.positive("low_speed_m_per_s", self.low_speed_m_per_s);
         v.in_range(

@@ -50,7 +50,9 @@
 //! tan alpha_t = (v + w tau dv/dt) / sigma_alpha,    w = (1 + cos(pi |vx| / v_low)) / 2
 //! ```
 //!
-//! with `tau = contact_damping_time_s` (damping rate `C tau / sigma`). The tyre model then
+//! with `tau = 2 zeta sqrt(m_corner sigma_kappa / C)`: the damping time of a damper of ratio
+//! `zeta = contact_damping_ratio` on the contact spring `C / sigma_kappa` carrying the
+//! corner's static mass (damping rate `C tau / sigma`). The tyre model then
 //! saturates these as it saturates any slip, so the damped contact can never exceed the
 //! friction limit.
 //!
@@ -76,9 +78,13 @@
 //! # Rolling resistance
 //!
 //! `T_rr = Fz (c0 + c1 |vx| + c_surface) r` against the wheel's spin (seed 004's
-//! `0.004 + 0.090 s/km`, i.e. `c1 = 9.0e-5 s/m`), regularised linearly below
-//! [`ROLLING_RESISTANCE_SPIN_RAD_PER_S`] so that it never reverses a stopped wheel from one
-//! step to the next. The tyre's slip then turns it into the retarding force at the road.
+//! `0.004 + 0.090 s/km`, i.e. `c1 = 9.0e-5 s/m`). It behaves like a friction torque: it
+//! opposes rotation and, below its breakaway value, holds a stopped wheel still, which is
+//! what keeps a real parked car from rolling off under the smallest force. So the vehicle
+//! hands it to the powertrain as part of the wheel's friction-torque capacity
+//! ([`crate::powertrain::WheelLoad::brake_torque`]), whose stick/slip handling suits it
+//! exactly, rather than as a signed road torque that would chatter around zero spin. The
+//! tyre's slip then turns it into the retarding force at the road.
 //! Loose surfaces add a drag force on the contact patch, `loose_drag * Fz * v_c` in the ground
 //! plane.
 
@@ -90,9 +96,6 @@ use super::chassis::RigidBody;
 use super::params::WheelParams;
 use crate::ground::{Ground, Surface};
 use crate::tire::{Tire, TireInput, TireModel};
-
-/// Spin rate (rad/s) below which rolling resistance is proportional to the spin.
-pub const ROLLING_RESISTANCE_SPIN_RAD_PER_S: f64 = 0.5;
 
 /// Smallest speed (m/s) passed to tyre models as `vx`: the transient slips carry the slip at
 /// standstill, and models that scale slip by speed (slip-velocity curves) need a speed to
@@ -283,8 +286,8 @@ impl WheelParams {
     }
 
     /// The slips the tyre sees for the deflections `d` at contact speeds `vx`, slip
-    /// velocities `vsx`, `vsy` (m/s), with the standstill damping time `damping_time` (s;
-    /// `contact_damping_time_s`, or less where [`stable_damping_time`] requires).
+    /// velocities `vsx`, `vsy` (m/s), with the standstill damping time `damping_time` (s,
+    /// from [`stable_damping_time`]).
     pub fn transient_slip(
         &self,
         d: &TreadDeflection,
@@ -344,32 +347,26 @@ impl WheelParams {
     }
 }
 
-/// The standstill damping time (s) actually used for a wheel of spin `inertia` (kg·m²) and
-/// `radius` (m) whose tyre has the slip stiffness `slip_stiffness` (N) at its present load:
-/// `contact_damping_time_s`, capped at `0.8 I sigma / (r² C dt)` so that the explicit spin
-/// update stays free of overshoot.
+/// The standstill damping time (s) of a corner carrying the mass `corner_mass` (kg) on a wheel
+/// of spin `inertia` (kg·m²) and `radius` (m) whose tyre has the slip stiffness
+/// `slip_stiffness` (N) at its present load: `2 zeta sqrt(m sigma / C)`, capped at
+/// `0.8 I sigma / (r² C dt)` so that the explicit spin update stays free of overshoot.
 #[inline]
 pub fn stable_damping_time(
     wheel: &WheelParams,
+    corner_mass: f64,
     inertia: f64,
     radius: f64,
     slip_stiffness: f64,
     dt: f64,
 ) -> f64 {
-    let limit = 0.8 * inertia * wheel.relaxation_length_longitudinal_m
-        / (radius * radius * slip_stiffness * dt);
-    if limit.is_finite() && limit >= 0.0 {
-        wheel.contact_damping_time_s.min(limit)
-    } else {
-        wheel.contact_damping_time_s
+    let sigma = wheel.relaxation_length_longitudinal_m;
+    if !(slip_stiffness.is_finite() && slip_stiffness > 0.0) {
+        return 0.0;
     }
-}
-
-/// Signed rolling-resistance torque (N·m) on a wheel spinning at `omega`:
-/// `-T * clamp(omega / omega_0, -1, 1)`.
-#[inline]
-pub fn rolling_resistance(magnitude: f64, omega: f64) -> f64 {
-    -magnitude * (omega / ROLLING_RESISTANCE_SPIN_RAD_PER_S).clamp(-1.0, 1.0)
+    let wanted = 2.0 * wheel.contact_damping_ratio * (corner_mass * sigma / slip_stiffness).sqrt();
+    let limit = 0.8 * inertia * sigma / (radius * radius * slip_stiffness * dt);
+    wanted.min(limit)
 }
 
 /// `x` clamped to `[-max, max]`, zero when not finite.
@@ -492,7 +489,7 @@ mod tests {
         for _ in 0..2000 {
             d = w.advance_deflection(&d, vx, vsx, vsy, 0.001, PEAK);
         }
-        let s = w.transient_slip(&d, vx, vsx, vsy, w.contact_damping_time_s);
+        let s = w.transient_slip(&d, vx, vsx, vsy, 0.02);
         assert!((s.kappa + 0.05).abs() < 1e-9, "{}", s.kappa);
         assert!((s.alpha - 0.02f64.atan()).abs() < 1e-9);
     }
@@ -509,13 +506,6 @@ mod tests {
             d = w.advance_deflection(&d, 0.0, 1.0, 0.0, 0.001, PEAK);
         }
         assert!((d.longitudinal_m + 0.15 * 0.1).abs() < 1e-12);
-    }
-
-    #[test]
-    fn rolling_resistance_is_continuous_through_zero() {
-        assert_eq!(rolling_resistance(10.0, 0.0), 0.0);
-        assert!((rolling_resistance(10.0, 0.25) + 5.0).abs() < 1e-12);
-        assert_eq!(rolling_resistance(10.0, -3.0), 10.0);
     }
 
     #[test]
