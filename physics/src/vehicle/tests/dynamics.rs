@@ -5,7 +5,7 @@ use glam::DVec3;
 
 use super::{DT, car, run, simple_tires};
 use crate::controls::Controls;
-use crate::ground::FlatGround;
+use crate::ground::{FlatGround, Surface};
 use crate::tire::{SimplifiedPacejka, Tire, TireInput, TireModel};
 use crate::vehicle::{GRAVITY, Vehicle, VehicleParams};
 
@@ -324,4 +324,116 @@ fn runs_are_bit_identical() {
         out
     };
     assert_eq!(trace(), trace());
+}
+
+/// Coasting at 10 m/s on gravel: the deceleration adds the surface's extra rolling
+/// resistance and its loose-surface drag, `g (c0 + c1 v + c_gravel) + g d_gravel v` plus air
+/// drag, to the asphalt figure (within 5 %).
+#[test]
+fn gravel_slows_the_car_by_rolling_resistance_and_loose_drag() {
+    let decel = |surface: Surface| {
+        let mut v = car();
+        let g = FlatGround { z: 0.0, surface };
+        v.set_forward_speed(10.0);
+        let c = Controls::default();
+        run(&mut v, &c, &g, 0.2, DT);
+        let v1 = v.snapshot().velocity_body.x;
+        run(&mut v, &c, &g, 0.2, DT);
+        let v2 = v.snapshot().velocity_body.x;
+        ((v1 - v2) / 0.2, 0.5 * (v1 + v2), v.mass_kg())
+    };
+    let (asphalt, _, _) = decel(Surface::Asphalt);
+    let (gravel, speed, m) = decel(Surface::Gravel);
+    let props = Surface::Gravel.properties();
+    let drag = 0.5 * 1.225 * 0.29 * 2.0 * speed * speed / m;
+    let expected = GRAVITY * (0.004 + 9.0e-5 * speed + props.extra_rolling_resistance)
+        + GRAVITY * props.loose_drag_s_per_m * speed
+        + drag;
+    eprintln!(
+        "coasting at {speed:.2} m/s: asphalt {asphalt:.3}, gravel {gravel:.3} vs {expected:.3} m/s²"
+    );
+    assert!(gravel > 5.0 * asphalt);
+    assert!((gravel / expected - 1.0).abs() < 0.05);
+}
+
+/// Downforce at 50 m/s adds `0.5 rho v² ClA` to each axle's load (within 1 %).
+#[test]
+fn downforce_loads_the_axles() {
+    let mut p = VehicleParams::default();
+    p.aero.downforce_area_front_m2 = 0.3;
+    p.aero.downforce_area_rear_m2 = 0.5;
+    p.aero.drag_coefficient = 0.0;
+    for axle in [&mut p.front, &mut p.rear] {
+        axle.wheel.rolling_resistance_c0 = 0.0;
+        axle.wheel.rolling_resistance_c1_s_per_m = 0.0;
+    }
+    let mut v = Vehicle::new(p, simple_tires()).expect("valid");
+    v.set_forward_speed(50.0);
+    run(
+        &mut v,
+        &Controls::default(),
+        &FlatGround::default(),
+        2.0,
+        DT,
+    );
+    let s = v.snapshot();
+    let q = 0.5 * 1.225 * s.velocity_body.x * s.velocity_body.x;
+    let m = v.mass_kg();
+    let front = s.wheels[0].load_n + s.wheels[1].load_n;
+    let rear = s.wheels[2].load_n + s.wheels[3].load_n;
+    let front_expected = m * GRAVITY * 0.51 + q * 0.3;
+    let rear_expected = m * GRAVITY * 0.49 + q * 0.5;
+    eprintln!(
+        "downforce: front {front:.0} vs {front_expected:.0} N, rear {rear:.0} vs {rear_expected:.0} N"
+    );
+    assert!((front / front_expected - 1.0).abs() < 0.01);
+    assert!((rear / rear_expected - 1.0).abs() < 0.01);
+}
+
+/// At 300 km/h every tyre family rolls true (slip ratios under 1 %), and a full stop with
+/// locked wheels (ABS off) decelerates at a sliding friction between 0.3 and 1.3 g, stably.
+#[test]
+fn every_family_is_stable_at_three_hundred_km_per_hour() {
+    for tire in [
+        Tire::SimplifiedPacejka(SimplifiedPacejka::default()),
+        Tire::Brush(crate::tire::BrushTire::default()),
+        Tire::Calspan(crate::tire::CalspanTire::default()),
+        Tire::SlipVelocity(crate::tire::SlipVelocityTire::default()),
+        Tire::FrictionTable(crate::tire::FrictionTableTire::default()),
+    ] {
+        let mut p = VehicleParams::default();
+        p.aids.abs_enabled = false;
+        let mut v = Vehicle::new(p, [tire.clone(), tire.clone()]).expect("valid");
+        let g = FlatGround::default();
+        v.set_forward_speed(300.0 / 3.6);
+        run(&mut v, &Controls::default(), &g, 1.0, DT);
+        let s = v.snapshot();
+        let worst_slip = s
+            .wheels
+            .iter()
+            .map(|w| w.slip_ratio.abs())
+            .fold(0.0, f64::max);
+        let c = Controls {
+            brake: 1.0,
+            ..Controls::default()
+        };
+        let v0 = s.velocity_body.x;
+        run(&mut v, &c, &g, 2.0, DT);
+        let s = v.snapshot();
+        let decel = (v0 - s.velocity_body.x) / 2.0 / GRAVITY;
+        eprintln!(
+            "{}: coasting slip {worst_slip:.2e}, locked-wheel deceleration {decel:.2} g",
+            tire.family()
+        );
+        assert!(worst_slip < 0.01);
+        assert!(
+            s.wheels.iter().all(|w| w.spin_rad_per_s.abs() < 1e-6),
+            "locked"
+        );
+        assert!((0.3..1.3).contains(&decel));
+        assert!(
+            s.angular_velocity_world.length() < 0.05,
+            "it stays straight"
+        );
+    }
 }
