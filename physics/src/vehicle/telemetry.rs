@@ -37,7 +37,8 @@ pub struct WheelTelemetry {
     pub steer_angle_rad: f64,
     /// Inclination against the road (rad, ISO-W).
     pub camber_rad: f64,
-    /// Surface under the wheel (the last one touched while in the air).
+    /// Surface under the wheel: the one the suspension ray hit, asphalt when nothing is within
+    /// reach.
     pub surface: Surface,
     /// Whether the tyre touches the ground.
     pub contact: bool,

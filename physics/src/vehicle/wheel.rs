@@ -54,7 +54,11 @@
 //! `zeta = contact_damping_ratio` on the contact spring `C / sigma_kappa` carrying the
 //! corner's static mass (damping rate `C tau / sigma`). The tyre model then
 //! saturates these as it saturates any slip, so the damped contact can never exceed the
-//! friction limit.
+//! friction limit. The tyre is told a speed of at least [`TYRE_MIN_SPEED_M_PER_S`]: the
+//! transient slips carry the slip at standstill, and models that turn slip into a sliding
+//! velocity by multiplying with the speed (seed 003's curves) would otherwise give no force
+//! at all there; for those models the standstill contact stiffness is their stiffness at that
+//! speed.
 //!
 //! Physical deflections are bounded by sliding: at low speed `|u|` is held to
 //! `sigma_kappa * kappa_peak` and `|v|` to `sigma_alpha * tan(alpha_peak)` (the tyre's own peak
