@@ -27,7 +27,7 @@ use super::anti_roll_bar::anti_roll_bar_forces;
 use super::body_contact::{BODY_POINTS, body_contact_loads, body_points};
 use super::brakes::{Abs, TractionControl, WheelSlipSensor};
 use super::chassis::{Pose, RigidBody};
-use super::params::{GRAVITY, VehicleParams};
+use super::params::{AidParams, GRAVITY, VehicleParams};
 use super::telemetry::{Snapshot, WheelTelemetry};
 use super::wheel::{
     ContactGeometry, Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection, contact_kinematics,
@@ -205,6 +205,19 @@ impl Vehicle {
         if fuel_kg.is_finite() {
             self.fuel_mass_kg = fuel_kg.max(0.0);
         }
+    }
+
+    /// Replaces the driver-aid settings (ABS and traction control on or off, thresholds) from
+    /// the next step on, e.g. when the player changes them in the settings.
+    ///
+    /// # Errors
+    /// The problems with `aids`, paths under `aids`; the current settings stay.
+    pub fn set_aids(&mut self, aids: AidParams) -> Result<(), Violations> {
+        let mut v = Validator::default();
+        v.nested("aids", &aids);
+        v.finish()?;
+        self.params.aids = aids;
+        Ok(())
     }
 
     /// Steering-column torque of the last step (N·m, positive turning the wheel left).

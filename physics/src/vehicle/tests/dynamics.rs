@@ -220,6 +220,16 @@ fn abs_keeps_the_wheels_turning() {
         let distance = (v.pose().position - start).length();
         (locked_ticks as f64 / ticks as f64, longest, distance)
     };
+    // The aid can be switched at run time too, and bad settings are refused.
+    let mut v = Vehicle::new(VehicleParams::default(), simple_tires()).expect("valid");
+    let mut aids = v.params().aids.clone();
+    aids.abs_enabled = false;
+    v.set_aids(aids.clone()).expect("valid aids");
+    assert!(!v.params().aids.abs_enabled);
+    aids.abs_slip_threshold = -1.0;
+    let err = v.set_aids(aids).expect_err("invalid");
+    assert_eq!(err.0[0].path, "aids.abs_slip_threshold");
+
     let (locked_off, longest_off, distance_off) = stop(false);
     let (locked_on, longest_on, distance_on) = stop(true);
     eprintln!(
