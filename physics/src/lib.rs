@@ -15,6 +15,8 @@
 //! - [`ground`]: what the wheels stand on, and the surfaces; the triangle-mesh ground.
 //! - [`track`]: track layouts and what they build: ground mesh, centre line, objects, references.
 //! - [`powertrain`]: engine, clutch, gearbox, differentials and wheel spin.
+//! - [`vehicle`]: the vehicle model: chassis, suspension, wheels, steering, brakes, aero, and
+//!   [`vehicle::Vehicle::step`].
 //! - [`validate`]: parameter validation with field paths.
 
 pub mod controls;
@@ -24,3 +26,4 @@ pub mod powertrain;
 pub mod tire;
 pub mod track;
 pub mod validate;
+pub mod vehicle;

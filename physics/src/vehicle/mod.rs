@@ -1,0 +1,60 @@
+//! The vehicle model: a 6-DOF chassis on four suspended wheels with tyres, steering with
+//! column torque, brakes with ABS and traction control, aerodynamics and the powertrain,
+//! advanced at 1 kHz by [`Vehicle::step`].
+//!
+//! # Frames and signs
+//!
+//! - World: right-handed, z up. Body: ISO 8855, x forward, y left, z up, origin at the CG;
+//!   the pose's rotation is `world_from_body`.
+//! - Wheel order everywhere: front-left, front-right, rear-left, rear-right.
+//! - Tyre forces and slips: ISO-W contact frame, as [`crate::tire`] defines it (positive slip
+//!   ratio drives, positive slip angle gives a force to the right). A left turn has negative
+//!   slip angles and positive lateral forces at all four tyres.
+//! - Steering: positive angles turn left; the column torque is positive when it turns the
+//!   steering wheel left, and opposes the steering in a steady turn (self-centring).
+//!
+//! # Parts (one file each)
+//!
+//! | file | what |
+//! |---|---|
+//! | [`params`] | [`VehicleParams`] and its sections, Corvette C5 defaults, validation |
+//! | [`chassis`] | rigid-body state and semi-implicit Euler integration |
+//! | [`suspension`] | spring, bump/rebound damping with knee, bump stop, droop limit |
+//! | [`anti_roll_bar`] | force from the difference of compressions (seed 000) |
+//! | [`wheel`] | ground contact, ISO-W kinematics, transient slip (low speed), rolling resistance |
+//! | [`steering`] | ratio, lock, Ackermann, column torque |
+//! | [`brakes`] | pedal, bias, handbrake, ABS, traction control |
+//! | [`aero`] | drag and axle downforce |
+//! | [`body_contact`] | penalty contact of the body box with the ground |
+//! | [`telemetry`] | [`Snapshot`] |
+//! | [`model`] | [`Vehicle`] and its step |
+//!
+//! # Model limits
+//!
+//! The wheels carry no vertical mass or tyre spring of their own (the whole mass is the rigid
+//! body's, the tyre is vertically rigid); suspension travel is a straight line along body z;
+//! tyre lateral forces act at the axle's roll-centre height, longitudinal forces at the contact
+//! patch (no anti-dive or anti-squat geometry); the steering is rigid (no column compliance).
+
+pub mod aero;
+pub mod anti_roll_bar;
+pub mod body_contact;
+pub mod brakes;
+pub mod chassis;
+pub mod model;
+pub mod params;
+pub mod steering;
+pub mod suspension;
+pub mod telemetry;
+pub mod wheel;
+
+#[cfg(test)]
+mod tests;
+
+pub use chassis::{Pose, RigidBody};
+pub use model::Vehicle;
+pub use params::{
+    AeroParams, AidParams, AxleParams, BodyParams, BrakeParams, ChassisParams, GRAVITY,
+    SteeringParams, SuspensionParams, VehicleParams, WheelParams,
+};
+pub use telemetry::{Snapshot, WheelTelemetry};

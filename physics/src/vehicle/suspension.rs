@@ -1,0 +1,97 @@
+//! One corner's suspension: spring, bump and rebound damping with a fast-speed knee,
+//! progressive bump stop and droop limit.
+//!
+//! Travel is a straight line along the body's -z axis (MacPherson-like). Compression `x` is
+//! measured from full droop (0) upwards; its rate is positive in bump. The force is what the
+//! suspension pushes the body up with (and the wheel down with): positive in normal use,
+//! possibly negative for an instant in fast rebound, which the tyre cannot transmit (the
+//! caller clamps the tyre load at zero).
+
+use super::params::SuspensionParams;
+
+impl SuspensionParams {
+    /// Spring force at compression `x` (m from full droop), N. Zero at and beyond full droop:
+    /// the wheel hangs on its droop stop and passes no force.
+    #[inline]
+    pub fn spring_force(&self, x: f64) -> f64 {
+        if x <= 0.0 {
+            0.0
+        } else {
+            self.spring_preload_n + self.spring_rate_n_per_m * x
+        }
+    }
+
+    /// Damper force at compression rate `rate` (m/s, positive in bump), N, positive opposing
+    /// bump. Bilinear: the slow slope up to the knee speed, the fast slope beyond.
+    #[inline]
+    pub fn damper_force(&self, rate: f64) -> f64 {
+        let (slow, fast) = if rate >= 0.0 {
+            (
+                self.bump_damping_n_s_per_m,
+                self.fast_bump_damping_n_s_per_m,
+            )
+        } else {
+            (
+                self.rebound_damping_n_s_per_m,
+                self.fast_rebound_damping_n_s_per_m,
+            )
+        };
+        let speed = rate.abs();
+        let knee = self.damper_knee_m_per_s;
+        let magnitude = if speed <= knee {
+            slow * speed
+        } else {
+            slow * knee + fast * (speed - knee)
+        };
+        magnitude.copysign(rate)
+    }
+
+    /// Bump-stop force at compression `x` (N): zero within the free travel, then
+    /// `rate * (e + e³ / length²)` at `e = x - travel` (progressive).
+    #[inline]
+    pub fn bump_stop_force(&self, x: f64) -> f64 {
+        let e = x - self.travel_m;
+        if e <= 0.0 {
+            0.0
+        } else {
+            let l = self.bump_stop_length_m;
+            self.bump_stop_rate_n_per_m * (e + e * e * e / (l * l))
+        }
+    }
+
+    /// Total force of spring, damper and bump stop (N) for a wheel in contact at compression
+    /// `x` moving at `rate`; zero when `x <= 0` (droop limit: the wheel hangs, no force).
+    #[inline]
+    pub fn force(&self, x: f64, rate: f64) -> f64 {
+        if x <= 0.0 {
+            return 0.0;
+        }
+        self.spring_force(x) + self.damper_force(rate) + self.bump_stop_force(x)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)]
+mod tests {
+    use crate::vehicle::VehicleParams;
+
+    #[test]
+    fn spring_damper_and_stops() {
+        let s = VehicleParams::default().front.suspension;
+        // Droop limit: nothing at or beyond full droop, whatever the speed.
+        assert_eq!(s.force(0.0, 1.0), 0.0);
+        assert_eq!(s.force(-0.1, -1.0), 0.0);
+        // Linear spring.
+        assert!((s.spring_force(0.1) - 3300.0).abs() < 1e-9);
+        // Bump and rebound differ, the knee makes the damper digressive.
+        assert!((s.damper_force(0.1) - 210.0).abs() < 1e-9);
+        assert!((s.damper_force(-0.1) + 460.0).abs() < 1e-9);
+        let fast = s.damper_force(1.0);
+        assert!((fast - (2100.0 * 0.13 + 1050.0 * 0.87)).abs() < 1e-9);
+        // Bump stop is zero inside the travel and progressive beyond.
+        assert_eq!(s.bump_stop_force(0.17), 0.0);
+        let a = s.bump_stop_force(0.19);
+        let b = s.bump_stop_force(0.20);
+        assert!(b > 2.0 * a, "progressive: {a} then {b}");
+    }
+}

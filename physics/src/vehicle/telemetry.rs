@@ -1,0 +1,118 @@
+//! Telemetry: a plain-data, `Copy` picture of the vehicle after a step, for the renderer,
+//! the HUD, force feedback and headless runs.
+//!
+//! Everything is in SI units and in the frames its name says: world (z up) or body (ISO 8855:
+//! x forward, y left, z up, origin at the CG). Per-wheel forces are in the wheel's ISO-W
+//! contact frame. The powertrain placeholder offers no telemetry of its own yet (engine speed,
+//! gear, clutch, fuel come with the real powertrain); what it does own, the wheel spins, is
+//! here per wheel.
+
+use glam::{DQuat, DVec3};
+
+use crate::controls::Controls;
+use crate::ground::Surface;
+
+/// One wheel's state after a step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WheelTelemetry {
+    /// Tyre load (N), zero in the air.
+    pub load_n: f64,
+    /// Slip ratio seen by the tyre (-), transient (see [`crate::vehicle::wheel`]).
+    pub slip_ratio: f64,
+    /// Slip angle seen by the tyre (rad), transient.
+    pub slip_angle_rad: f64,
+    /// Magnitude of the contact patch's sliding velocity `(vx - omega r, vy)` (m/s).
+    pub slip_velocity_m_per_s: f64,
+    /// Longitudinal tyre force (N, ISO-W).
+    pub fx_n: f64,
+    /// Lateral tyre force (N, ISO-W).
+    pub fy_n: f64,
+    /// Aligning moment (N·m, ISO-W).
+    pub mz_n_m: f64,
+    /// Spin rate (rad/s), positive rolling forward.
+    pub spin_rad_per_s: f64,
+    /// Suspension compression from full droop (m).
+    pub suspension_travel_m: f64,
+    /// Road-wheel steer angle including toe (rad, positive left).
+    pub steer_angle_rad: f64,
+    /// Inclination against the road (rad, ISO-W).
+    pub camber_rad: f64,
+    /// Surface under the wheel: the one the suspension ray hit, asphalt when nothing is within
+    /// reach.
+    pub surface: Surface,
+    /// Whether the tyre touches the ground.
+    pub contact: bool,
+    /// Wheel centre in the world frame (m).
+    pub centre_position: DVec3,
+    /// Brake torque capacity applied this tick, after ABS (N·m).
+    pub brake_torque_n_m: f64,
+}
+
+/// The vehicle after a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Snapshot {
+    /// Simulated time since construction or the last reset (s).
+    pub time_s: f64,
+    /// Position of the CG, world frame (m).
+    pub position: DVec3,
+    /// Orientation, `world_from_body`.
+    pub orientation: DQuat,
+    /// Velocity of the CG, world frame (m/s).
+    pub velocity_world: DVec3,
+    /// Velocity of the CG, body frame (m/s).
+    pub velocity_body: DVec3,
+    /// Angular velocity, world frame (rad/s).
+    pub angular_velocity_world: DVec3,
+    /// Angular velocity, body frame (rad/s): roll, pitch and yaw rates.
+    pub angular_velocity_body: DVec3,
+    /// Acceleration of the CG over the last step, body frame (m/s²).
+    pub acceleration_body: DVec3,
+    /// What an accelerometer at the CG reads (acceleration minus gravity), body frame (m/s²).
+    pub specific_force_body: DVec3,
+    /// Speed of the CG (m/s).
+    pub speed_m_per_s: f64,
+    /// Steering-column torque (N·m, positive turning the steering wheel left).
+    pub column_torque_n_m: f64,
+    /// Steering-wheel angle after the lock (rad).
+    pub steering_wheel_rad: f64,
+    /// The driver's controls as applied (sanitised).
+    pub controls: Controls,
+    /// Throttle handed to the powertrain after traction control.
+    pub throttle_applied: f64,
+    /// ABS is modulating at least one brake.
+    pub abs_active: bool,
+    /// Traction control is cutting throttle.
+    pub tc_active: bool,
+    /// Number of body points touching the ground.
+    pub body_contacts: u32,
+    /// Current total mass (kg).
+    pub mass_kg: f64,
+    /// Per wheel: front-left, front-right, rear-left, rear-right.
+    pub wheels: [WheelTelemetry; 4],
+}
+
+impl Default for Snapshot {
+    fn default() -> Self {
+        Self {
+            time_s: 0.0,
+            position: DVec3::ZERO,
+            orientation: DQuat::IDENTITY,
+            velocity_world: DVec3::ZERO,
+            velocity_body: DVec3::ZERO,
+            angular_velocity_world: DVec3::ZERO,
+            angular_velocity_body: DVec3::ZERO,
+            acceleration_body: DVec3::ZERO,
+            specific_force_body: DVec3::ZERO,
+            speed_m_per_s: 0.0,
+            column_torque_n_m: 0.0,
+            steering_wheel_rad: 0.0,
+            controls: Controls::default(),
+            throttle_applied: 0.0,
+            abs_active: false,
+            tc_active: false,
+            body_contacts: 0,
+            mass_kg: 0.0,
+            wheels: [WheelTelemetry::default(); 4],
+        }
+    }
+}

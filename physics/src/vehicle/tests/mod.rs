@@ -1,0 +1,82 @@
+//! Whole-vehicle tests: statics, standstill, dynamics against reference figures, symmetry,
+//! determinism, robustness. Figures quoted in the assertions come from outside the model
+//! (the static split of the weight, the bicycle model, the coast-down force balance).
+
+#![allow(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::float_cmp
+)]
+
+mod dynamics;
+mod robustness;
+mod statics;
+
+use glam::DVec3;
+
+use crate::controls::Controls;
+use crate::ground::{Ground, GroundHit, Surface};
+use crate::tire::{SimplifiedPacejka, Tire};
+use crate::vehicle::{Vehicle, VehicleParams};
+
+/// Physics step of the real-time loop (s).
+pub(super) const DT: f64 = 0.001;
+
+/// Seed 001's simplified Pacejka on both axles.
+pub(super) fn simple_tires() -> [Tire; 2] {
+    [
+        Tire::SimplifiedPacejka(SimplifiedPacejka::default()),
+        Tire::SimplifiedPacejka(SimplifiedPacejka::default()),
+    ]
+}
+
+/// The default Corvette on simplified Pacejka tyres.
+pub(super) fn car() -> Vehicle {
+    Vehicle::new(VehicleParams::default(), simple_tires()).expect("valid vehicle")
+}
+
+/// Runs `seconds` of constant controls.
+pub(super) fn run(
+    v: &mut Vehicle,
+    controls: &Controls,
+    ground: &impl Ground,
+    seconds: f64,
+    dt: f64,
+) {
+    let steps = (seconds / dt).round() as usize;
+    for _ in 0..steps {
+        v.step(controls, ground, dt);
+    }
+}
+
+/// An infinite inclined plane through the origin with upward unit normal `normal`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TiltedPlane {
+    pub normal: DVec3,
+}
+
+impl TiltedPlane {
+    /// A plane rising along world +x with the given grade (rise over run).
+    pub fn grade_along_x(grade: f64) -> Self {
+        Self {
+            normal: DVec3::new(-grade, 0.0, 1.0).normalize(),
+        }
+    }
+}
+
+impl Ground for TiltedPlane {
+    fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
+        let height = origin.dot(self.normal);
+        let approach = -direction.dot(self.normal);
+        if height < 0.0 || approach <= 1e-12 {
+            return None;
+        }
+        let distance = height / approach;
+        (distance <= max_distance).then(|| GroundHit {
+            point: origin + direction * distance,
+            normal: self.normal,
+            distance,
+            surface: Surface::Asphalt,
+        })
+    }
+}

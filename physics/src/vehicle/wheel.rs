@@ -1,0 +1,524 @@
+//! Wheels: finding the ground, contact-patch kinematics, transient slip and rolling
+//! resistance.
+//!
+//! # Contact
+//!
+//! Each corner casts one ray from its suspension hardpoint along the suspension axis (body
+//! -z) through [`Ground::ray_cast`]. The wheel is treated as a sphere of the wheel radius for
+//! the vertical contact: its centre sits on the axis at the distance `len` from the hardpoint
+//! where it is one radius from the ground plane of the hit, `len = d - r / c` with `d` the hit
+//! distance and `c = -axis . n` the cosine between axis and ground normal. Compression is
+//! `x = max_length - len` (zero at full droop); its rate is `-(v_hp . n) / c` with `v_hp` the
+//! hardpoint's velocity, which on a mesh also sees the slope the contact moves over. A wheel
+//! beyond full droop, or whose axis lies within 72 degrees of the ground plane (car on its
+//! side), has no contact.
+//!
+//! # Contact frame (ISO-W)
+//!
+//! `n` the ground normal; `x_c` the wheel's heading (body x turned by steer + toe) projected
+//! onto the ground plane; `y_c = n x x_c`. The velocity of the body's material point at the
+//! contact, `v_c`, gives `vx = v_c . x_c` and `vy = v_c . y_c`. The slip velocities are
+//! `vsx = vx - omega r` and `vsy = vy`; the steady-state slips would be
+//! `kappa = -vsx / |vx|` and `tan(alpha) = vsy / |vx|` (seed 001 and [`crate::tire`]). The
+//! inclination `gamma` is measured from the wheel's actual axle direction against `n`, so body
+//! roll changes camber.
+//!
+//! # Low speed: transient slip with tread deflection states
+//!
+//! The steady-state slips divide by `|vx|` and are useless at standstill, where they make a
+//! parked car jitter and creep. Each tyre instead carries two deflection states, `u`
+//! (longitudinal) and `v` (lateral), in metres, following Pacejka's first-order relaxation
+//! model (*Tire and Vehicle Dynamics*, 3rd ed., section 7.2):
+//!
+//! ```text
+//! du/dt = -vsx - |vx| u / sigma_kappa        kappa'     = u / sigma_kappa
+//! dv/dt =  vsy - |vx| v / sigma_alpha        tan alpha' = v / sigma_alpha
+//! ```
+//!
+//! At speed these are first-order lags with the relaxation lengths as distance constants, and
+//! converge to the steady-state slips. At standstill the `|vx|` terms vanish and `u`, `v`
+//! are plain deflections of an elastic contact: the tyre force is a spring of stiffness
+//! `C / sigma` (slip or cornering stiffness over relaxation length) that holds a braked car on
+//! a slope without creep, and a free car exactly where it is.
+//!
+//! A spring alone would ring, so below `low_speed_m_per_s` a damper in parallel fades in
+//! (Kelvin-Voigt tread; the same role as MF-Tyre's low-speed damping): the slips passed to the
+//! tyre model are
+//!
+//! ```text
+//! kappa_t     = (u + w tau du/dt) / sigma_kappa
+//! tan alpha_t = (v + w tau dv/dt) / sigma_alpha,    w = (1 + cos(pi |vx| / v_low)) / 2
+//! ```
+//!
+//! with `tau = 2 zeta sqrt(m_corner sigma_kappa / C)`: the damping time of a damper of ratio
+//! `zeta = contact_damping_ratio` on the contact spring `C / sigma_kappa` carrying the
+//! corner's static mass (damping rate `C tau / sigma`). The tyre model then
+//! saturates these as it saturates any slip, so the damped contact can never exceed the
+//! friction limit. The tyre is told a speed of at least [`TYRE_MIN_SPEED_M_PER_S`]: the
+//! transient slips carry the slip at standstill, and models that turn slip into a sliding
+//! velocity by multiplying with the speed (seed 003's curves) would otherwise give no force
+//! at all there; for those models the standstill contact stiffness is their stiffness at that
+//! speed.
+//!
+//! Physical deflections are bounded by sliding: at low speed `|u|` is held to
+//! `sigma_kappa * kappa_peak` and `|v|` to `sigma_alpha * tan(alpha_peak)` (the tyre's own peak
+//! slips, found once at construction), relaxing that bound linearly up to `v_low`. Without it
+//! a wheel that locked at speed would keep a full-slide deflection when the car stops and
+//! push it back by a relaxation length.
+//!
+//! The states advance after the wheel spins have been updated, implicitly in the `|vx|` term
+//! so that high speeds (`|vx| dt / sigma > 2`) stay stable:
+//! `u_new = (u - vsx_new dt) / (1 + |vx| dt / sigma)`.
+//!
+//! The road's torque on the wheel is `-fx r`. The relaxation model keeps the tyre-wheel
+//! coupling explicitly stable at 1 kHz: the spin sees a spring of rotational stiffness
+//! `r² C / sigma` (natural frequency times `dt` about 0.2 to 0.4 for car tyres) and, at low
+//! speed, the damper `r² C w tau / sigma`. The damping time is capped per tick at
+//! `0.8 I sigma / (r² C dt)` ([`stable_damping_time`]) so that the damper alone never
+//! overshoots (`c dt / I <= 0.8`) whatever the tyre's stiffness and load; a driveline behind
+//! the wheel only adds inertia, which makes this more stable still. The vehicle therefore
+//! reports a zero `road_torque_slope` to the powertrain (see [`crate::vehicle::model`]).
+//!
+//! # Rolling resistance
+//!
+//! `T_rr = Fz (c0 + c1 |vx| + c_surface) r` against the wheel's spin (seed 004's
+//! `0.004 + 0.090 s/km`, i.e. `c1 = 9.0e-5 s/m`). It behaves like a friction torque: it
+//! opposes rotation and, below its breakaway value, holds a stopped wheel still, which is
+//! what keeps a real parked car from rolling off under the smallest force. So the vehicle
+//! hands it to the powertrain as part of the wheel's friction-torque capacity
+//! ([`crate::powertrain::WheelLoad::brake_torque`]), whose stick/slip handling suits it
+//! exactly, rather than as a signed road torque that would chatter around zero spin. The
+//! tyre's slip then turns it into the retarding force at the road.
+//! Loose surfaces add a drag force on the contact patch, `loose_drag * Fz * v_c` in the ground
+//! plane.
+
+use std::f64::consts::PI;
+
+use glam::{DQuat, DVec3};
+
+use super::chassis::RigidBody;
+use super::params::WheelParams;
+use crate::ground::{Ground, Surface};
+use crate::tire::{Tire, TireInput, TireModel};
+
+/// Smallest speed (m/s) passed to tyre models as `vx`: the transient slips carry the slip at
+/// standstill, and models that scale slip by speed (slip-velocity curves) need a speed to
+/// turn it into a force.
+pub const TYRE_MIN_SPEED_M_PER_S: f64 = 1.0;
+
+/// Cosine between suspension axis and ground normal below which a wheel has no contact.
+const MIN_AXIS_COSINE: f64 = 0.3;
+
+/// Largest transient slip ratio and `tan(slip angle)` the states may reach at speed.
+const SLIP_RATIO_CAP: f64 = 50.0;
+const TAN_SLIP_ANGLE_CAP: f64 = 50.0;
+
+/// Fixed geometry and tyre figures of one corner, derived from the parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Corner {
+    /// 0 front, 1 rear.
+    pub axle: usize,
+    /// +1 left, -1 right.
+    pub side: f64,
+    /// Top of the suspension axis, body frame (m).
+    pub hardpoint: DVec3,
+    /// Rolling radius (m).
+    pub radius: f64,
+    /// Hardpoint to wheel centre at full droop (m).
+    pub max_length: f64,
+    /// Compression at static load (m).
+    pub static_compression: f64,
+    /// Where the tyre's force curves peak (at low speed, on the reference road).
+    pub peak: PeakSlip,
+    /// Longitudinal slip stiffness per unit load near the static load (1/1, i.e. N per N).
+    pub slip_stiffness_per_load: f64,
+    /// Cornering stiffness magnitude per unit load near the static load (1/rad).
+    pub cornering_stiffness_per_load: f64,
+}
+
+/// Slips at which a tyre's pure-slip force curves peak.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PeakSlip {
+    /// Slip ratio of the longitudinal force peak (-).
+    pub ratio: f64,
+    /// `tan` of the slip angle of the lateral force peak (-).
+    pub tan_angle: f64,
+}
+
+/// Where and how one wheel meets the ground this tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactGeometry {
+    /// Whether the tyre touches the ground.
+    pub contact: bool,
+    /// Suspension compression from full droop (m); zero without contact.
+    pub compression: f64,
+    /// Compression rate (m/s, positive in bump).
+    pub compression_rate: f64,
+    /// Ground normal (world, unit).
+    pub normal: DVec3,
+    /// Contact point (world).
+    pub point: DVec3,
+    /// Wheel centre (world).
+    pub wheel_centre: DVec3,
+    /// Surface under the wheel.
+    pub surface: Surface,
+}
+
+impl Corner {
+    /// Finds the ground under this corner of `body`.
+    pub fn find_contact(&self, body: &RigidBody, ground: &impl Ground) -> ContactGeometry {
+        let q = body.pose.orientation;
+        let hardpoint = body.pose.world_point(self.hardpoint);
+        let axis = q.mul_vec3(-DVec3::Z);
+        let droop_centre = hardpoint + axis * self.max_length;
+        let none = ContactGeometry {
+            contact: false,
+            compression: 0.0,
+            compression_rate: 0.0,
+            normal: q.mul_vec3(DVec3::Z),
+            point: droop_centre + axis * self.radius,
+            wheel_centre: droop_centre,
+            surface: Surface::default(),
+        };
+        let reach = self.max_length + self.radius / MIN_AXIS_COSINE;
+        let Some(hit) = ground.ray_cast(hardpoint, axis, reach) else {
+            return none;
+        };
+        let cosine = -axis.dot(hit.normal);
+        if cosine.is_nan() || cosine < MIN_AXIS_COSINE || !hit.distance.is_finite() {
+            return none;
+        }
+        let length = hit.distance - self.radius / cosine;
+        if length >= self.max_length {
+            return ContactGeometry {
+                surface: hit.surface,
+                ..none
+            };
+        }
+        let wheel_centre = hardpoint + axis * length;
+        let v_hp = body.point_velocity(hardpoint);
+        ContactGeometry {
+            contact: true,
+            compression: self.max_length - length,
+            compression_rate: -v_hp.dot(hit.normal) / cosine,
+            normal: hit.normal,
+            point: wheel_centre - hit.normal * self.radius,
+            wheel_centre,
+            surface: hit.surface,
+        }
+    }
+}
+
+/// Contact frame and slip velocities of one wheel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactKinematics {
+    /// Heading in the ground plane (world, unit).
+    pub x: DVec3,
+    /// Lateral axis in the ground plane, `n x x` (world, unit).
+    pub y: DVec3,
+    /// Longitudinal speed of the wheel over the ground (m/s).
+    pub vx: f64,
+    /// Lateral speed of the contact point (m/s).
+    pub vy: f64,
+    /// Inclination angle against the ground (rad, ISO-W: positive top leaning to +y).
+    pub gamma: f64,
+    /// Contact velocity in the ground plane (world, m/s).
+    pub planar_velocity: DVec3,
+}
+
+/// Computes the contact frame for a wheel of body-frame heading angle `heading` (steer + toe,
+/// rad) and body-relative ISO-W inclination `gamma_body` (rad).
+pub fn contact_kinematics(
+    body: &RigidBody,
+    contact: &ContactGeometry,
+    heading: f64,
+    gamma_body: f64,
+) -> ContactKinematics {
+    let q = body.pose.orientation;
+    let wheel_rotation = q * DQuat::from_rotation_z(heading) * DQuat::from_rotation_x(-gamma_body);
+    let n = contact.normal;
+    let heading_world = wheel_rotation.mul_vec3(DVec3::X);
+    let axle_world = wheel_rotation.mul_vec3(DVec3::Y);
+    let along = heading_world - n * heading_world.dot(n);
+    let x = along.try_normalize().unwrap_or_else(|| {
+        // Heading along the normal: the wheel stands on its tread edge; any frame will do.
+        n.any_orthonormal_vector()
+    });
+    let y = n.cross(x);
+    let v = body.point_velocity(contact.point);
+    let planar_velocity = v - n * v.dot(n);
+    ContactKinematics {
+        x,
+        y,
+        vx: v.dot(x),
+        vy: v.dot(y),
+        gamma: (-axle_world.dot(n)).clamp(-1.0, 1.0).asin(),
+        planar_velocity,
+    }
+}
+
+/// Tread deflection states of one tyre (m): the transient-slip model's memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TreadDeflection {
+    /// Longitudinal deflection `u` (m), positive when the tyre pushes forward.
+    pub longitudinal_m: f64,
+    /// Lateral deflection `v` (m), positive for a leftward slip (force to the right).
+    pub lateral_m: f64,
+}
+
+/// Slips handed to the tyre model, and their sensitivity to the wheel spin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TransientSlip {
+    /// Slip ratio seen by the tyre (-).
+    pub kappa: f64,
+    /// Slip angle seen by the tyre (rad).
+    pub alpha: f64,
+    /// Weight of the standstill damping, 1 at rest, 0 from `low_speed_m_per_s`.
+    pub low_speed_weight: f64,
+}
+
+impl WheelParams {
+    /// Cosine fade of the standstill damping: 1 at rest, 0 at and beyond `low_speed_m_per_s`.
+    #[inline]
+    pub fn low_speed_weight(&self, vx: f64) -> f64 {
+        let s = vx.abs() / self.low_speed_m_per_s;
+        if s >= 1.0 {
+            0.0
+        } else {
+            0.5 * (1.0 + (PI * s).cos())
+        }
+    }
+
+    /// The slips the tyre sees for the deflections `d` at contact speeds `vx`, slip
+    /// velocities `vsx`, `vsy` (m/s), with the standstill damping time `damping_time` (s,
+    /// from [`stable_damping_time`]).
+    pub fn transient_slip(
+        &self,
+        d: &TreadDeflection,
+        vx: f64,
+        vsx: f64,
+        vsy: f64,
+        damping_time: f64,
+    ) -> TransientSlip {
+        let (sx, sy) = (
+            self.relaxation_length_longitudinal_m,
+            self.relaxation_length_lateral_m,
+        );
+        let w = self.low_speed_weight(vx);
+        let damping = w * damping_time;
+        let du = -vsx - vx.abs() * d.longitudinal_m / sx;
+        let dv = vsy - vx.abs() * d.lateral_m / sy;
+        TransientSlip {
+            kappa: (d.longitudinal_m + damping * du) / sx,
+            alpha: ((d.lateral_m + damping * dv) / sy).atan(),
+            low_speed_weight: w,
+        }
+    }
+
+    /// Advances the deflections by `dt` with the slip velocities after this tick's spin
+    /// update; the tyre's `peak` slips bound them at low speed.
+    pub fn advance_deflection(
+        &self,
+        d: &TreadDeflection,
+        vx: f64,
+        vsx: f64,
+        vsy: f64,
+        dt: f64,
+        peak: PeakSlip,
+    ) -> TreadDeflection {
+        let (sx, sy) = (
+            self.relaxation_length_longitudinal_m,
+            self.relaxation_length_lateral_m,
+        );
+        let speed = vx.abs();
+        let u = (d.longitudinal_m - vsx * dt) / (1.0 + speed * dt / sx);
+        let v = (d.lateral_m + vsy * dt) / (1.0 + speed * dt / sy);
+        let blend = (speed / self.low_speed_m_per_s).min(1.0);
+        let u_max = sx * (peak.ratio + blend * (SLIP_RATIO_CAP - peak.ratio));
+        let v_max = sy * (peak.tan_angle + blend * (TAN_SLIP_ANGLE_CAP - peak.tan_angle));
+        TreadDeflection {
+            longitudinal_m: finite_clamp(u, u_max),
+            lateral_m: finite_clamp(v, v_max),
+        }
+    }
+
+    /// Rolling-resistance torque magnitude (N·m) at load `fz`, speed `vx`, with the surface's
+    /// extra coefficient `extra`.
+    #[inline]
+    pub fn rolling_resistance_torque(&self, fz: f64, vx: f64, extra: f64) -> f64 {
+        fz * (self.rolling_resistance_c0 + self.rolling_resistance_c1_s_per_m * vx.abs() + extra)
+            * self.radius_m
+    }
+}
+
+/// The standstill damping time (s) of a corner carrying the mass `corner_mass` (kg) on a wheel
+/// of spin `inertia` (kg·m²) and `radius` (m) whose tyre has the slip stiffness
+/// `slip_stiffness` (N) at its present load: `2 zeta sqrt(m sigma / C)`, capped at
+/// `0.8 I sigma / (r² C dt)` so that the explicit spin update stays free of overshoot.
+#[inline]
+pub fn stable_damping_time(
+    wheel: &WheelParams,
+    corner_mass: f64,
+    inertia: f64,
+    radius: f64,
+    slip_stiffness: f64,
+    dt: f64,
+) -> f64 {
+    let sigma = wheel.relaxation_length_longitudinal_m;
+    if !(slip_stiffness.is_finite() && slip_stiffness > 0.0) {
+        return 0.0;
+    }
+    let wanted = 2.0 * wheel.contact_damping_ratio * (corner_mass * sigma / slip_stiffness).sqrt();
+    let limit = 0.8 * inertia * sigma / (radius * radius * slip_stiffness * dt);
+    wanted.min(limit)
+}
+
+/// `x` clamped to `[-max, max]`, zero when not finite.
+#[inline]
+fn finite_clamp(x: f64, max: f64) -> f64 {
+    if x.is_finite() {
+        x.clamp(-max, max)
+    } else {
+        0.0
+    }
+}
+
+/// Tyre figures found once, at construction, by sweeping the model at load `fz` on the
+/// reference road at [`TYRE_MIN_SPEED_M_PER_S`]: peak slips and stiffnesses per unit load.
+/// Returns `(peak slip ratio, tan(peak slip angle), slip stiffness / Fz, cornering stiffness / Fz)`.
+pub fn tyre_figures(tire: &Tire, fz: f64, pressure: f64) -> (f64, f64, f64, f64) {
+    let base = TireInput {
+        pressure,
+        ..TireInput::rolling(fz, TYRE_MIN_SPEED_M_PER_S)
+    };
+    let mut best = (0.0, 0.1);
+    for i in 1..=400 {
+        let kappa = f64::from(i) * 0.0025;
+        let fx = tire.evaluate(&base.with_kappa(kappa)).fx;
+        if fx > best.0 {
+            best = (fx, kappa);
+        }
+    }
+    let peak_kappa = best.1;
+    let mut best = (0.0, 0.1);
+    for i in 1..=400 {
+        let alpha = f64::from(i) * 0.002;
+        let fy = -tire.evaluate(&base.with_alpha(alpha)).fy;
+        if fy > best.0 {
+            best = (fy, alpha);
+        }
+    }
+    let peak_alpha: f64 = best.1;
+    let h = 1e-4;
+    let kx = (tire.evaluate(&base.with_kappa(h)).fx - tire.evaluate(&base.with_kappa(-h)).fx)
+        / (2.0 * h);
+    let ky = -(tire.evaluate(&base.with_alpha(h)).fy - tire.evaluate(&base.with_alpha(-h)).fy)
+        / (2.0 * h);
+    let per_load = |k: f64| {
+        if k.is_finite() && k > 0.0 {
+            k / fz
+        } else {
+            10.0
+        }
+    };
+    (peak_kappa, peak_alpha.tan(), per_load(kx), per_load(ky))
+}
+
+#[cfg(test)]
+#[allow(clippy::float_cmp)]
+mod tests {
+    use super::*;
+    use crate::ground::FlatGround;
+    use crate::tire::SimplifiedPacejka;
+    use crate::vehicle::VehicleParams;
+
+    const PEAK: PeakSlip = PeakSlip {
+        ratio: 0.1,
+        tan_angle: 0.2,
+    };
+
+    fn corner() -> Corner {
+        Corner {
+            axle: 0,
+            side: 1.0,
+            hardpoint: DVec3::new(1.0, 0.8, 0.2),
+            radius: 0.3,
+            max_length: 0.4,
+            static_compression: 0.1,
+            peak: PEAK,
+            slip_stiffness_per_load: 16.5,
+            cornering_stiffness_per_load: 13.5,
+        }
+    }
+
+    #[test]
+    fn contact_compression_and_rate() {
+        let mut body = RigidBody::default();
+        body.pose.position = DVec3::new(0.0, 0.0, 0.55);
+        body.velocity = DVec3::new(10.0, 0.0, -0.2);
+        let c = corner().find_contact(&body, &FlatGround::default());
+        // Hardpoint at 0.75 m: the wheel hangs 5 cm above the ground.
+        assert!(!c.contact);
+        body.pose.position.z = 0.4;
+        let c = corner().find_contact(&body, &FlatGround::default());
+        assert!(c.contact);
+        assert!((c.compression - 0.1).abs() < 1e-12);
+        assert!((c.compression_rate - 0.2).abs() < 1e-12);
+        assert!((c.point.z).abs() < 1e-12 && (c.wheel_centre.z - 0.3).abs() < 1e-12);
+    }
+
+    #[test]
+    fn contact_frame_signs_follow_iso_w() {
+        let mut body = RigidBody::default();
+        body.pose.position = DVec3::new(0.0, 0.0, 0.4);
+        // Car moving forward and sliding to the left: positive lateral slip velocity.
+        body.velocity = DVec3::new(10.0, 1.0, 0.0);
+        let c = corner().find_contact(&body, &FlatGround::default());
+        let k = contact_kinematics(&body, &c, 0.0, 0.0);
+        assert!((k.vx - 10.0).abs() < 1e-12 && (k.vy - 1.0).abs() < 1e-12);
+        // Steering left by 0.1 rad turns the heading left: velocity now to the right of it.
+        let k = contact_kinematics(&body, &c, 0.1, 0.0);
+        assert!((k.vy - (1.0 * 0.1f64.cos() - 10.0 * 0.1f64.sin())).abs() < 1e-12);
+        // Negative camber on the left wheel: top leans to -y, gamma negative.
+        let k = contact_kinematics(&body, &c, 0.0, -0.02);
+        assert!((k.gamma + 0.02).abs() < 1e-12);
+    }
+
+    #[test]
+    fn transient_slip_converges_to_steady_state_at_speed() {
+        let w = VehicleParams::default().front.wheel;
+        let mut d = TreadDeflection::default();
+        // 20 m/s, wheel braking at kappa = -0.05, sliding sideways at tan(alpha) = 0.02.
+        let (vx, vsx, vsy) = (20.0, 1.0, 0.4);
+        for _ in 0..2000 {
+            d = w.advance_deflection(&d, vx, vsx, vsy, 0.001, PEAK);
+        }
+        let s = w.transient_slip(&d, vx, vsx, vsy, 0.02);
+        assert!((s.kappa + 0.05).abs() < 1e-9, "{}", s.kappa);
+        assert!((s.alpha - 0.02f64.atan()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn standstill_deflection_is_a_spring_bounded_by_the_peak() {
+        let w = VehicleParams::default().front.wheel;
+        let mut d = TreadDeflection::default();
+        // Locked wheel pushed forward by 1 mm: deflection -1 mm, no relaxation.
+        d = w.advance_deflection(&d, 0.0, 1.0, 0.0, 0.001, PEAK);
+        assert!((d.longitudinal_m + 0.001).abs() < 1e-15);
+        // Pushed far: held at the peak deflection sigma * kappa_peak.
+        for _ in 0..1000 {
+            d = w.advance_deflection(&d, 0.0, 1.0, 0.0, 0.001, PEAK);
+        }
+        assert!((d.longitudinal_m + 0.15 * 0.1).abs() < 1e-12);
+    }
+
+    #[test]
+    fn figures_of_the_simplified_pacejka() {
+        let t = Tire::SimplifiedPacejka(SimplifiedPacejka::default());
+        let (k, ta, kx, ky) = tyre_figures(&t, 3600.0, 2.2e5);
+        // Peaks at tan(pi / 2C) / B: 0.139 (C = 1.65) and 0.233 rad (C = 1.35).
+        assert!((k - (PI / 3.3).tan() / 10.0).abs() < 0.003, "{k}");
+        assert!((ta.atan() - (PI / 2.7).tan() / 10.0).abs() < 0.003);
+        assert!((kx - 16.5).abs() < 1e-3 && (ky - 13.5).abs() < 1e-3);
+    }
+}
