@@ -35,7 +35,7 @@ use super::wheel::{
 };
 use crate::controls::Controls;
 use crate::ground::Ground;
-use crate::powertrain::{Powertrain, WheelLoad, WheelSpin};
+use crate::powertrain::{Drivetrain, Powertrain, WheelLoad, WheelSpin};
 use crate::tire::{Tire, TireInput, TireModel, TireOutput};
 use crate::validate::{Validate, Validator, Violations};
 
@@ -53,7 +53,6 @@ pub struct Vehicle {
     body_points: [DVec3; BODY_POINTS],
     aero_points: AeroPoints,
     inertia: DVec3,
-    fuel_mass_kg: f64,
     body: RigidBody,
     spins: [WheelSpin; 4],
     deflections: [TreadDeflection; 4],
@@ -136,8 +135,7 @@ impl Vehicle {
         });
         let mut vehicle = Self {
             body_points: body_points(&params.body, h, a),
-            powertrain: Powertrain::new(params.powertrain.clone()),
-            fuel_mass_kg: c.fuel_mass_kg,
+            powertrain: Self::fuelled_powertrain(&params),
             tires,
             corners,
             aero_points,
@@ -195,16 +193,29 @@ impl Vehicle {
         &self.corners
     }
 
-    /// Current total mass (kg): `mass_kg` with the reference fuel replaced by the current.
-    pub fn mass_kg(&self) -> f64 {
-        self.params.chassis.mass_kg - self.params.chassis.fuel_mass_kg + self.fuel_mass_kg
+    /// A powertrain whose tank holds the chassis's reference fuel load, so a new or reset car
+    /// weighs its `mass_kg`.
+    fn fuelled_powertrain(params: &VehicleParams) -> Powertrain {
+        let mut powertrain = Powertrain::new(params.powertrain.clone());
+        powertrain.set_fuel_mass_kg(params.chassis.fuel_mass_kg);
+        powertrain
     }
 
-    /// Sets the fuel on board (kg, clamped at zero); the mass follows (CG and inertia stay).
+    /// The powertrain, for settings that change at run time (gear, gearbox mode, engine).
+    pub fn powertrain_mut(&mut self) -> &mut Powertrain {
+        &mut self.powertrain
+    }
+
+    /// Current total mass (kg): `mass_kg` with the reference fuel replaced by what is in the
+    /// tank now (the engine burns it; the mass follows, CG and inertia stay).
+    pub fn mass_kg(&self) -> f64 {
+        self.params.chassis.mass_kg - self.params.chassis.fuel_mass_kg
+            + self.powertrain.fuel_mass_kg()
+    }
+
+    /// Sets the fuel in the tank (kg, clamped to the tank); the mass follows.
     pub fn set_fuel_mass_kg(&mut self, fuel_kg: f64) {
-        if fuel_kg.is_finite() {
-            self.fuel_mass_kg = fuel_kg.max(0.0);
-        }
+        self.powertrain.set_fuel_mass_kg(fuel_kg);
     }
 
     /// Replaces the driver-aid settings (ABS and traction control on or off, thresholds) from
@@ -274,7 +285,7 @@ impl Vehicle {
         self.deflections = [TreadDeflection::default(); 4];
         self.abs = Abs::default();
         self.tc = TractionControl::default();
-        self.powertrain = Powertrain::new(self.params.powertrain.clone());
+        self.powertrain = Self::fuelled_powertrain(&self.params);
         self.time_s = 0.0;
         self.snapshot = Snapshot {
             position,
@@ -285,7 +296,8 @@ impl Vehicle {
     }
 
     /// Sets the car moving straight ahead at `speed` (m/s, negative backwards) along its body
-    /// x axis, wheels rolling freely at that speed.
+    /// x axis, wheels rolling freely at that speed, and the engine turning at the speed the
+    /// engaged gear gives (never below idle), as if the car had been driven there.
     pub fn set_forward_speed(&mut self, speed: f64) {
         if !speed.is_finite() {
             return;
@@ -294,6 +306,19 @@ impl Vehicle {
         self.body.angular_velocity = DVec3::ZERO;
         for (s, c) in self.spins.iter_mut().zip(&self.corners) {
             s.omega = speed / c.radius;
+        }
+        let gear = self.powertrain.gear();
+        if gear != 0 {
+            let spin = |i: usize| self.spins[i].omega;
+            let driven = match self.params.powertrain.drivetrain {
+                Drivetrain::Fwd { .. } => 0.5 * (spin(0) + spin(1)),
+                Drivetrain::Rwd { .. } => 0.5 * (spin(2) + spin(3)),
+                Drivetrain::Awd { .. } => 0.25 * (spin(0) + spin(1) + spin(2) + spin(3)),
+            };
+            let gearbox = &self.params.powertrain.gearbox;
+            let rpm = gearbox.engine_rpm_in(gear, driven * gearbox.final_drive);
+            let idle = self.params.powertrain.engine.idle_rpm;
+            self.powertrain.set_engine_rpm(rpm.abs().max(idle));
         }
     }
 
@@ -427,8 +452,8 @@ impl Vehicle {
                 + (lateral_point - position).cross(lateral)
                 + n * out.mz;
 
-            // Torque on the wheel. The slope stays zero: the coupling is explicitly stable
-            // (see `wheel`), and the placeholder powertrain linearises about zero spin.
+            // Torque on the wheel. The slope stays zero: the tread-deflection states make the
+            // tyre-wheel coupling stable explicitly (see `wheel`).
             // Rolling resistance is a friction torque: it joins the brake capacity below.
             wheel_loads[i].road_torque = -out.fx * r;
             wheel_loads[i].road_torque_slope = 0.0;
@@ -544,6 +569,7 @@ impl Vehicle {
             body_contacts: u32::try_from(body_contacts).unwrap_or(u32::MAX),
             mass_kg: mass,
             wheels,
+            powertrain: self.powertrain.telemetry(),
         };
     }
 }

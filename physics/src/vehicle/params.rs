@@ -52,8 +52,9 @@ pub struct VehicleParams {
 pub struct ChassisParams {
     /// Total mass with driver and the reference fuel load `fuel_mass_kg` (kg).
     pub mass_kg: f64,
-    /// Fuel mass included in `mass_kg` (kg); [`crate::vehicle::Vehicle::set_fuel_mass_kg`]
-    /// replaces it at run time.
+    /// Fuel mass included in `mass_kg` (kg): the tank is filled to it when the car is built
+    /// or reset; [`crate::vehicle::Vehicle::set_fuel_mass_kg`] changes it at run time, and the
+    /// engine burns it.
     pub fuel_mass_kg: f64,
     /// Distance between the axles (m).
     pub wheelbase_m: f64,
@@ -455,8 +456,13 @@ impl Validate for VehicleParams {
         v.nested("brakes", &self.brakes);
         v.nested("aids", &self.aids);
         v.nested("aero", &self.aero);
-        // PowertrainParams validates itself once it implements `Validate`; the placeholder
-        // contract has no fields to check.
+        v.nested("powertrain", &self.powertrain);
+        if self.chassis.fuel_mass_kg > self.powertrain.fuel.fuel_capacity_kg {
+            v.fail(
+                "chassis.fuel_mass_kg",
+                "must fit in the tank (powertrain.fuel.fuel_capacity_kg)",
+            );
+        }
 
         // Cross-checks between sections.
         let c = &self.chassis;

@@ -3,14 +3,14 @@
 //!
 //! Everything is in SI units and in the frames its name says: world (z up) or body (ISO 8855:
 //! x forward, y left, z up, origin at the CG). Per-wheel forces are in the wheel's ISO-W
-//! contact frame. The powertrain placeholder offers no telemetry of its own yet (engine speed,
-//! gear, clutch, fuel come with the real powertrain); what it does own, the wheel spins, is
-//! here per wheel.
+//! contact frame. Engine speed, gear, clutch and fuel come from the powertrain's own
+//! telemetry ([`Snapshot::powertrain`]).
 
 use glam::{DQuat, DVec3};
 
 use crate::controls::Controls;
 use crate::ground::Surface;
+use crate::powertrain::PowertrainTelemetry;
 
 /// One wheel's state after a step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -89,6 +89,8 @@ pub struct Snapshot {
     pub mass_kg: f64,
     /// Per wheel: front-left, front-right, rear-left, rear-right.
     pub wheels: [WheelTelemetry; 4],
+    /// Engine, clutch, gearbox and fuel after the step.
+    pub powertrain: PowertrainTelemetry,
 }
 
 impl Default for Snapshot {
@@ -113,6 +115,7 @@ impl Default for Snapshot {
             body_contacts: 0,
             mass_kg: 0.0,
             wheels: [WheelTelemetry::default(); 4],
+            powertrain: PowertrainTelemetry::default(),
         }
     }
 }

@@ -16,6 +16,7 @@ use glam::DVec3;
 
 use crate::controls::Controls;
 use crate::ground::{Ground, GroundHit, Surface};
+use crate::powertrain::GearboxMode;
 use crate::tire::{SimplifiedPacejka, Tire};
 use crate::vehicle::{Vehicle, VehicleParams};
 
@@ -33,6 +34,13 @@ pub(super) fn simple_tires() -> [Tire; 2] {
 /// The default Corvette on simplified Pacejka tyres.
 pub(super) fn car() -> Vehicle {
     Vehicle::new(VehicleParams::default(), simple_tires()).expect("valid vehicle")
+}
+
+/// Puts the gearbox in neutral and keeps it there (sequential mode: the automatic would
+/// pick a gear again), for tests of the chassis and tyres without the engine.
+pub(super) fn coast_in_neutral(v: &mut Vehicle) {
+    v.powertrain_mut().set_mode(GearboxMode::Sequential);
+    v.powertrain_mut().set_gear(0);
 }
 
 /// Runs `seconds` of constant controls.
