@@ -18,6 +18,40 @@ pub struct Cli {
 pub enum Command {
     /// Tyre lab: evaluate a tyre at given points or over sweeps, print and plot the forces.
     Tire(TireArgs),
+    /// Run a scenario without a window, as fast as the CPU allows: telemetry and metrics.
+    Headless(HeadlessArgs),
+}
+
+/// Arguments of `gripline headless`.
+#[derive(Debug, Args)]
+pub struct HeadlessArgs {
+    /// Vehicle file, or the name of a shipped vehicle (e.g. `corvette-c5`).
+    #[arg(long)]
+    pub vehicle: String,
+
+    /// Track file or name (`flat` for an endless plane); default: the scenario's track.
+    #[arg(long)]
+    pub track: Option<String>,
+
+    /// Scenario file, or the name of a shipped scenario (e.g. `launch`).
+    #[arg(long)]
+    pub scenario: String,
+
+    /// Simulated seconds, for scenarios that run for a time (`laps`).
+    #[arg(long, value_name = "S")]
+    pub duration: Option<f64>,
+
+    /// Write telemetry (CSV, one row per recorded tick) here.
+    #[arg(long, value_name = "telemetry.csv")]
+    pub out: Option<PathBuf>,
+
+    /// Record every N-th tick only.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub decimate: u64,
+
+    /// Write the summary (JSON metrics) here as well as to standard output.
+    #[arg(long, value_name = "summary.json")]
+    pub summary: Option<PathBuf>,
 }
 
 /// Output format of the tyre lab's data.

@@ -3,12 +3,15 @@
 //! Subcommands:
 //! - `gripline tire`: the tyre lab. Evaluates any tyre file at given points or over sweeps,
 //!   prints the results as CSV or JSON, and plots the force curves (SVG or PNG).
+//! - `gripline headless`: runs a scenario (launch, braking, skidpad, laps...) without a
+//!   window, as fast as the CPU allows, and reports road-test metrics.
 //!
 //! The simulator window, the headless runner and the device tools arrive as further
 //! subcommands; until the window exists, running `gripline` without a subcommand shows the
 //! tyre lab's summary of the default tyre.
 
 mod cli;
+mod headless;
 mod tyre_lab;
 
 use std::process::ExitCode;
@@ -19,6 +22,7 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         Some(cli::Command::Tire(args)) => tyre_lab::run(&args),
+        Some(cli::Command::Headless(args)) => headless::run(&args),
         None => tyre_lab::run(&cli::TireArgs::default_showcase()),
     };
     match result {

@@ -8,6 +8,7 @@
 //! - [`tyre_file`]: tyre files of every family: `.tir` (Magic Formula) and `.ron` (the others).
 //! - [`track_file`]: track files (RON): a layout, validated and built into the ground mesh.
 //! - [`scenario_file`]: scenario files (RON) of the headless runner.
+//! - [`vehicle_file`]: vehicle files (RON): every parameter of a car, and its tyres.
 //! - [`tir`]: the Magic Formula property-file parser.
 //! - [`ron_text`]: RON parsing shared by every RON format, with positions in errors.
 //! - [`assets`]: finding the shipped `assets/` folder and resolving asset names.
@@ -20,6 +21,7 @@ pub mod scenario_file;
 pub mod tir;
 pub mod track_file;
 pub mod tyre_file;
+pub mod vehicle_file;
 
 pub use error::ConfigError;
 pub use track_file::{LoadedTrack, TrackFile, load_track, parse_track_ron};

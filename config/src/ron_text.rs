@@ -44,5 +44,10 @@ pub fn read(path: &Path) -> Result<String, ConfigError> {
 /// # Errors
 /// The serialiser's message if `value` cannot be represented (non-string map keys and such).
 pub fn to_pretty<T: serde::Serialize>(value: &T) -> Result<String, ron::Error> {
-    ron::ser::to_string_pretty(value, ron::ser::PrettyConfig::default().struct_names(false))
+    ron::ser::to_string_pretty(
+        value,
+        ron::ser::PrettyConfig::default()
+            .struct_names(false)
+            .depth_limit(4),
+    )
 }

@@ -67,15 +67,12 @@ pub enum ScenarioTest {
 pub struct LaunchTest {
     /// Longest run (s).
     pub max_duration_s: f64,
-    /// Engine speed at which the clutch is dropped (rpm).
-    pub launch_rpm: f64,
 }
 
 impl Default for LaunchTest {
     fn default() -> Self {
         Self {
             max_duration_s: 30.0,
-            launch_rpm: 3000.0,
         }
     }
 }
@@ -226,10 +223,9 @@ impl Default for LapsTest {
 impl Validate for ScenarioTest {
     fn validate(&self, v: &mut Validator) {
         match self {
-            ScenarioTest::Launch(t) => v.within("Launch", |v| {
-                v.positive("max_duration_s", t.max_duration_s);
-                v.positive("launch_rpm", t.launch_rpm);
-            }),
+            ScenarioTest::Launch(t) => {
+                v.within("Launch", |v| v.positive("max_duration_s", t.max_duration_s));
+            }
             ScenarioTest::Braking(t) => {
                 v.within("Braking", |v| v.positive("speed_kmh", t.speed_kmh));
             }

@@ -46,7 +46,13 @@ pub fn time_and_speed_at_distance(samples: &[StraightSample], distance: f64) -> 
         (w[0].distance < distance && w[1].distance >= distance).then(|| {
             (
                 crossing(w[0].distance, w[0].t, w[1].distance, w[1].t, distance),
-                crossing(w[0].distance, w[0].speed, w[1].distance, w[1].speed, distance),
+                crossing(
+                    w[0].distance,
+                    w[0].speed,
+                    w[1].distance,
+                    w[1].speed,
+                    distance,
+                ),
             )
         })
     })
@@ -212,7 +218,11 @@ mod tests {
         let mut x = 0.0;
         for i in 0..60_000 {
             let t = f64::from(i) * 0.001;
-            run.push(StraightSample { t, distance: x, speed: v });
+            run.push(StraightSample {
+                t,
+                distance: x,
+                speed: v,
+            });
             let f = a + b * v + c * v * v;
             v -= f / m * 0.001;
             x += v * 0.001;
@@ -244,7 +254,10 @@ mod tests {
         let (t_response, overshoot) = step_response(&samples, 1.0).unwrap();
         // Overshoot of a second-order system: exp(-zeta pi / sqrt(1 - zeta²)) = 16.3 %.
         let expected = (-zeta * std::f64::consts::PI / (1.0 - zeta * zeta).sqrt()).exp();
-        assert!((overshoot - expected).abs() < 0.01, "{overshoot} vs {expected}");
+        assert!(
+            (overshoot - expected).abs() < 0.01,
+            "{overshoot} vs {expected}"
+        );
         assert!(t_response > 0.1 && t_response < 0.4, "{t_response}");
     }
 

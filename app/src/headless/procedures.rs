@@ -1,0 +1,552 @@
+//! The test procedures of the shipped scenarios, each as a proving ground runs it, and the
+//! metrics each reports.
+
+use anyhow::{Context, Result, bail};
+use glam::{DVec2, DVec3};
+use gripline_config::scenario_file::{
+    BrakingTest, CoastdownTest, LaneChangeTest, LapsTest, LaunchTest, SkidpadTest, StepSteerTest,
+    TopSpeedTest,
+};
+use gripline_physics::controls::Controls;
+use gripline_physics::driver::{
+    DriverModel, DriverView, Path, PreviewSteering, SpeedControlGains, SpeedController,
+    SpeedLimits, SpeedProfile,
+};
+use gripline_physics::powertrain::GearboxMode;
+use gripline_physics::track::ReferenceGeometry;
+use serde_json::{Map, Value, json};
+
+use super::metrics::{self, FOOT_M, G, KMH, MPH, QUARTER_MILE_M, StraightSample, steady_top_speed};
+use super::sim::{DT, LineKeeper, Sim};
+
+/// Named metrics of a run, in the order they were measured.
+pub type Metrics = Map<String, Value>;
+
+fn put(metrics: &mut Metrics, name: &str, value: impl Into<Value>) {
+    metrics.insert(name.to_owned(), value.into());
+}
+
+fn put_opt(metrics: &mut Metrics, name: &str, value: Option<f64>) {
+    metrics.insert(name.to_owned(), value.map_or(Value::Null, |v| json!(v)));
+}
+
+/// A straight-line sample of the car's progress from `origin` along `direction`.
+fn straight_sample(sim: &Sim<'_>, t0: f64, origin: DVec2, direction: DVec2) -> StraightSample {
+    let s = sim.snapshot();
+    StraightSample {
+        t: s.time_s - t0,
+        distance: (s.position.truncate() - origin).dot(direction),
+        speed: s.velocity_body.x,
+    }
+}
+
+/// Lets the car settle on its suspension, held by the brakes, for `seconds`.
+fn settle(sim: &mut Sim<'_>, seconds: f64) -> Result<()> {
+    let hold = Controls {
+        brake: 1.0,
+        ..Controls::default()
+    };
+    for _ in 0..ticks(seconds) {
+        sim.step(&hold)?;
+    }
+    Ok(())
+}
+
+/// Number of ticks in `seconds`.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+fn ticks(seconds: f64) -> u64 {
+    (seconds / DT).round().max(0.0) as u64
+}
+
+/// Standing start at full throttle, shifts by the automatic gearbox near the redline.
+pub fn launch(sim: &mut Sim<'_>, test: &LaunchTest) -> Result<Metrics> {
+    let (start, heading) = sim.world.straight_start()?;
+    sim.place(start, heading, GearboxMode::Automatic)?;
+    settle(sim, 1.0)?;
+    let direction = DVec2::new(heading.cos(), heading.sin());
+    let origin = sim.snapshot().position.truncate();
+    let t0 = sim.snapshot().time_s;
+    let mut keeper = LineKeeper::straight(origin, heading, 3000.0)?;
+    let mut samples = vec![straight_sample(sim, t0, origin, direction)];
+    while samples
+        .last()
+        .is_some_and(|s| s.t < test.max_duration_s && s.distance < QUARTER_MILE_M + 20.0)
+    {
+        let (steer, _) = keeper.steer(sim);
+        sim.step(&Controls {
+            throttle: 1.0,
+            steering_wheel_rad: steer,
+            ..Controls::default()
+        })?;
+        samples.push(straight_sample(sim, t0, origin, direction));
+    }
+    let mut m = Metrics::new();
+    put_opt(
+        &mut m,
+        "t_0_60mph_s",
+        metrics::time_to_speed(&samples, 60.0 * MPH),
+    );
+    put_opt(
+        &mut m,
+        "t_0_100kmh_s",
+        metrics::time_to_speed(&samples, 100.0 * KMH),
+    );
+    let quarter = metrics::time_and_speed_at_distance(&samples, QUARTER_MILE_M);
+    put_opt(&mut m, "quarter_mile_s", quarter.map(|q| q.0));
+    put_opt(&mut m, "quarter_mile_speed_kmh", quarter.map(|q| q.1 / KMH));
+    put_opt(&mut m, "quarter_mile_speed_mph", quarter.map(|q| q.1 / MPH));
+    Ok(m)
+}
+
+/// One full stop from `speed` m/s with the brake pedal floored; returns the distance (m).
+fn stop(sim: &mut Sim<'_>, speed: f64, abs: bool) -> Result<f64> {
+    let (start, heading) = sim.world.straight_start()?;
+    sim.place(start, heading, GearboxMode::Automatic)?;
+    let mut aids = sim.vehicle.params().aids.clone();
+    aids.abs_enabled = abs;
+    sim.vehicle
+        .set_aids(aids)
+        .map_err(|e| anyhow::anyhow!("aids: {e}"))?;
+    settle(sim, 0.5)?;
+    sim.vehicle.set_forward_speed(speed);
+    let direction = DVec2::new(heading.cos(), heading.sin());
+    let origin = sim.snapshot().position.truncate();
+    let t0 = sim.snapshot().time_s;
+    let mut keeper = LineKeeper::straight(origin, heading, 3000.0)?;
+    let mut samples = vec![StraightSample {
+        t: 0.0,
+        distance: 0.0,
+        speed,
+    }];
+    while samples.last().is_some_and(|s| s.speed > 0.01 && s.t < 30.0) {
+        let (steer, _) = keeper.steer(sim);
+        sim.step(&Controls {
+            brake: 1.0,
+            steering_wheel_rad: steer,
+            ..Controls::default()
+        })?;
+        samples.push(straight_sample(sim, t0, origin, direction));
+    }
+    metrics::stopping_distance(&samples).context("the car did not stop within 30 s")
+}
+
+/// Full braking from the test speed, with ABS and without.
+pub fn braking(sim: &mut Sim<'_>, test: &BrakingTest) -> Result<Metrics> {
+    let speed = test.speed_kmh * KMH;
+    let with_abs = stop(sim, speed, true)?;
+    let without = stop(sim, speed, false)?;
+    let mut m = Metrics::new();
+    put(&mut m, "stop_distance_60_0mph_m", with_abs);
+    put(&mut m, "stop_distance_60_0mph_ft", with_abs / FOOT_M);
+    put(&mut m, "stop_distance_60_0mph_no_abs_m", without);
+    Ok(m)
+}
+
+/// Full throttle until the speed settles.
+pub fn top_speed(sim: &mut Sim<'_>, test: &TopSpeedTest) -> Result<Metrics> {
+    let (start, heading) = sim.world.straight_start()?;
+    sim.place(start, heading, GearboxMode::Automatic)?;
+    settle(sim, 0.5)?;
+    let direction = DVec2::new(heading.cos(), heading.sin());
+    let origin = sim.snapshot().position.truncate();
+    let t0 = sim.snapshot().time_s;
+    let mut keeper = LineKeeper::straight(origin, heading, 1.0e5)?;
+    let mut samples = vec![straight_sample(sim, t0, origin, direction)];
+    let settle_m_s = test.settle_kmh * KMH;
+    let mut top = None;
+    while let Some(&last) = samples.last() {
+        if last.t >= test.max_duration_s {
+            break;
+        }
+        let (steer, _) = keeper.steer(sim);
+        sim.step(&Controls {
+            throttle: 1.0,
+            steering_wheel_rad: steer,
+            ..Controls::default()
+        })?;
+        samples.push(straight_sample(sim, t0, origin, direction));
+        if sim.ticks % 1000 == 0 && last.t > 20.0 {
+            // Judge on the last 10 s only: the trace is long.
+            let from = samples.len().saturating_sub(10_001);
+            top = steady_top_speed(&samples[from..], 5.0, settle_m_s);
+            if top.is_some() {
+                break;
+            }
+        }
+    }
+    let mut m = Metrics::new();
+    put_opt(&mut m, "top_speed_kmh", top.map(|v| v / KMH));
+    put_opt(&mut m, "top_speed_mph", top.map(|v| v / MPH));
+    put(&mut m, "top_speed_gear", sim.snapshot().powertrain.gear);
+    put(
+        &mut m,
+        "top_speed_rpm",
+        sim.snapshot().powertrain.engine_rpm,
+    );
+    put_opt(
+        &mut m,
+        "time_to_top_speed_s",
+        top.and(samples.last().map(|s| s.t)),
+    );
+    Ok(m)
+}
+
+/// A circle reference of the track.
+fn circle(sim: &Sim<'_>, name: &str) -> Result<(DVec2, f64)> {
+    match sim.world.reference(name)? {
+        ReferenceGeometry::Circle { centre, radius_m } => Ok((centre.truncate(), *radius_m)),
+        _ => bail!("track reference '{name}' is not a circle"),
+    }
+}
+
+/// Steady state on the circle at a slowly rising speed; the highest lateral acceleration
+/// held (averaged over 1 s) while the car stays on the circle.
+pub fn skidpad(sim: &mut Sim<'_>, test: &SkidpadTest) -> Result<Metrics> {
+    let (centre, radius) = circle(sim, &test.circle)?;
+    // Counter-clockwise from the bottom of the circle: a left-hand turn.
+    let start = centre + DVec2::new(0.0, -radius);
+    sim.place(start, 0.0, GearboxMode::Automatic)?;
+    settle(sim, 0.5)?;
+    let speed0 = test.start_speed_kmh * KMH;
+    sim.vehicle.set_forward_speed(speed0);
+    let path = Path::circle(centre, radius, 720, -std::f64::consts::FRAC_PI_2, true)?;
+    let mut keeper = LineKeeper::new(path);
+    let mut speed_control = SpeedController::new(SpeedControlGains::default());
+    let ramp = test.ramp_kmh_per_s * KMH;
+    let window = ticks(1.0);
+    let (mut sum, mut count, mut best) = (0.0, 0u64, 0.0f64);
+    let mut off_for = 0u64;
+    let t0 = sim.snapshot().time_s;
+    let limit_s = 600.0;
+    loop {
+        let t = sim.snapshot().time_s - t0;
+        if t > limit_s {
+            break;
+        }
+        let (steer, offset) = keeper.steer(sim);
+        let pedals = speed_control.update(speed0 + ramp * t, sim.forward_speed(), DT);
+        sim.step(&Controls {
+            steering_wheel_rad: steer,
+            throttle: pedals.throttle,
+            brake: pedals.brake,
+            ..Controls::default()
+        })?;
+        let on_circle = offset.abs() <= test.max_offset_m;
+        if on_circle {
+            off_for = 0;
+            sum += sim.snapshot().specific_force_body.y;
+            count += 1;
+            if count == window {
+                best = best.max((sum / count as f64).abs() / G);
+                sum = 0.0;
+                count = 0;
+            }
+        } else {
+            off_for += 1;
+            sum = 0.0;
+            count = 0;
+            // Pushed wide for a whole second: the car is past its limit.
+            if off_for > window {
+                break;
+            }
+        }
+    }
+    let mut m = Metrics::new();
+    put(&mut m, "skidpad_max_lat_g", best);
+    put(&mut m, "skidpad_radius_m", radius);
+    Ok(m)
+}
+
+/// The ISO 3888-1 double lane change at a set speed.
+pub fn lane_change(sim: &mut Sim<'_>, test: &LaneChangeTest) -> Result<Metrics> {
+    let course = match sim.world.reference(&test.course)? {
+        ReferenceGeometry::LaneChange(course) => course.clone(),
+        _ => bail!(
+            "track reference '{}' is not a lane-change course",
+            test.course
+        ),
+    };
+    let width = sim.vehicle.params().body.width_m;
+    let length = sim.vehicle.params().body.length_m;
+    let lanes: Vec<_> = course.lanes(width).collect();
+    let (forward, left) = course.axes();
+    let to_world = |station: f64, lateral: f64| course.world_xy(station, lateral).truncate();
+    // The line: lane centres, joined by half-cosine transitions, with run-in and run-out.
+    let centre_at = |station: f64| -> f64 {
+        let mut previous: Option<&gripline_physics::track::Lane> = None;
+        for lane in &lanes {
+            if station < lane.start_m {
+                return match previous {
+                    None => lane.centre_m(),
+                    Some(p) => {
+                        let u = (station - p.end_m) / (lane.start_m - p.end_m);
+                        let blend = 0.5 - 0.5 * (std::f64::consts::PI * u.clamp(0.0, 1.0)).cos();
+                        p.centre_m() + (lane.centre_m() - p.centre_m()) * blend
+                    }
+                };
+            }
+            if station <= lane.end_m {
+                return lane.centre_m();
+            }
+            previous = Some(lane);
+        }
+        previous.map_or(0.0, gripline_physics::track::Lane::centre_m)
+    };
+    let end = course.length_m();
+    let points: Vec<DVec2> = (-80..=(end as i64 + 60))
+        .map(|s| {
+            let s = s as f64;
+            to_world(s, centre_at(s))
+        })
+        .collect();
+    let mut keeper = LineKeeper::new(Path::new(&points, false)?);
+    let start = to_world(-60.0, centre_at(0.0));
+    let heading = forward.y.atan2(forward.x);
+    sim.place(start, heading, GearboxMode::Automatic)?;
+    settle(sim, 0.5)?;
+    let speed = test.speed_kmh * KMH;
+    sim.vehicle.set_forward_speed(speed);
+    let mut speed_control = SpeedController::new(SpeedControlGains::default());
+    let origin = course.world_xy(0.0, 0.0);
+    let mut violated = vec![false; lanes.len()];
+    let mut peak_yaw = 0.0f64;
+    let mut spun = false;
+    let t0 = sim.snapshot().time_s;
+    loop {
+        let s = sim.snapshot();
+        let rel = s.position - origin;
+        let station = rel.dot(forward);
+        if station > end + 20.0 || s.time_s - t0 > 30.0 {
+            break;
+        }
+        let (steer, _) = keeper.steer(sim);
+        // Speed held up to the entry gate, then the throttle released (ISO 3888-1).
+        let throttle = if station < 0.0 {
+            speed_control
+                .update(speed, sim.forward_speed(), DT)
+                .throttle
+        } else {
+            0.0
+        };
+        sim.step(&Controls {
+            steering_wheel_rad: steer,
+            throttle,
+            ..Controls::default()
+        })?;
+        let s = sim.snapshot();
+        if (0.0..=end).contains(&station) {
+            peak_yaw = peak_yaw.max(s.angular_velocity_body.z.abs());
+            let heading_error = (sim.yaw() - heading).sin().abs();
+            spun |= heading_error > 0.7;
+            // The body's footprint against each lane's cones.
+            let x = s
+                .orientation
+                .mul_vec3(DVec3::X)
+                .truncate()
+                .normalize_or_zero();
+            let y = DVec2::new(-x.y, x.x);
+            let centre = s.position.truncate();
+            for (sx, sy) in [(0.5, 0.5), (0.5, -0.5), (-0.5, 0.5), (-0.5, -0.5)] {
+                let corner = centre + x * (sx * length) + y * (sy * width);
+                let rel = (corner - origin.truncate()).extend(0.0);
+                let (st, lat) = (rel.dot(forward), rel.dot(left));
+                for (i, lane) in lanes.iter().enumerate() {
+                    if (lane.start_m..=lane.end_m).contains(&st)
+                        && !(lane.right_m..=lane.left_m).contains(&lat)
+                    {
+                        violated[i] = true;
+                    }
+                }
+            }
+        }
+    }
+    let cones_hit = violated.iter().filter(|v| **v).count();
+    let mut m = Metrics::new();
+    put(&mut m, "passed", cones_hit == 0 && !spun);
+    put(&mut m, "cones_hit", cones_hit);
+    put(&mut m, "peak_yaw_rate_deg_s", peak_yaw.to_degrees());
+    put(&mut m, "entry_speed_kmh", test.speed_kmh);
+    Ok(m)
+}
+
+/// Step steer at constant throttle (ISO 7401).
+pub fn step_steer(sim: &mut Sim<'_>, test: &StepSteerTest) -> Result<Metrics> {
+    let (start, heading) = sim.world.straight_start()?;
+    sim.place(start, heading, GearboxMode::Automatic)?;
+    settle(sim, 0.5)?;
+    let speed = test.speed_kmh * KMH;
+    sim.vehicle.set_forward_speed(speed);
+    let origin = sim.snapshot().position.truncate();
+    let mut keeper = LineKeeper::straight(origin, heading, 1.0e4)?;
+    let mut speed_control = SpeedController::new(SpeedControlGains::default());
+    let mut throttle = 0.0;
+    for _ in 0..ticks(3.0) {
+        let (steer, _) = keeper.steer(sim);
+        throttle = speed_control
+            .update(speed, sim.forward_speed(), DT)
+            .throttle;
+        sim.step(&Controls {
+            steering_wheel_rad: steer,
+            throttle,
+            ..Controls::default()
+        })?;
+    }
+    let target = test.steering_wheel_deg.to_radians();
+    let t_step = sim.snapshot().time_s + 0.5;
+    let mut samples = Vec::with_capacity(ticks(5.0) as usize);
+    for _ in 0..ticks(5.0) {
+        let t = sim.snapshot().time_s;
+        let u = if test.ramp_s > 0.0 {
+            ((t - t_step) / test.ramp_s).clamp(0.0, 1.0)
+        } else if t >= t_step {
+            1.0
+        } else {
+            0.0
+        };
+        sim.step(&Controls {
+            steering_wheel_rad: target * u,
+            throttle,
+            ..Controls::default()
+        })?;
+        let s = sim.snapshot();
+        samples.push((s.time_s, target * u, s.angular_velocity_body.z));
+    }
+    let response = metrics::step_response(&samples, 1.0);
+    let s = sim.snapshot();
+    let mut m = Metrics::new();
+    put_opt(&mut m, "yaw_rate_response_time_s", response.map(|r| r.0));
+    put_opt(
+        &mut m,
+        "yaw_rate_overshoot_pct",
+        response.map(|r| r.1 * 100.0),
+    );
+    put(
+        &mut m,
+        "steady_yaw_rate_deg_s",
+        s.angular_velocity_body.z.to_degrees(),
+    );
+    put(&mut m, "steady_lat_g", s.specific_force_body.y / G);
+    put(&mut m, "speed_kmh", s.velocity_body.x / KMH);
+    Ok(m)
+}
+
+/// Coast-down in neutral, and the fitted road-load polynomial.
+pub fn coastdown(sim: &mut Sim<'_>, test: &CoastdownTest) -> Result<Metrics> {
+    let (start, heading) = sim.world.straight_start()?;
+    sim.place(start, heading, GearboxMode::Sequential)?;
+    sim.vehicle.powertrain_mut().set_gear(0);
+    settle(sim, 0.5)?;
+    sim.vehicle.set_forward_speed(test.start_speed_kmh * KMH);
+    let direction = DVec2::new(heading.cos(), heading.sin());
+    let origin = sim.snapshot().position.truncate();
+    let t0 = sim.snapshot().time_s;
+    let mut keeper = LineKeeper::straight(origin, heading, 1.0e5)?;
+    let mut samples = Vec::new();
+    let end = test.end_speed_kmh * KMH;
+    loop {
+        let (steer, _) = keeper.steer(sim);
+        sim.step(&Controls {
+            steering_wheel_rad: steer,
+            ..Controls::default()
+        })?;
+        let sample = straight_sample(sim, t0, origin, direction);
+        if sim.ticks % 100 == 0 {
+            samples.push(sample);
+        }
+        if sample.speed < end || sample.t > 600.0 {
+            break;
+        }
+    }
+    // The first second carries the settling of the tyres' transient states.
+    samples.retain(|s| s.t > 1.0);
+    let fit = metrics::coastdown_fit(&samples, sim.vehicle.mass_kg())
+        .context("the coast-down fit failed")?;
+    let mut m = Metrics::new();
+    put(&mut m, "coast_a_n", fit.0);
+    put(&mut m, "coast_b_n_per_ms", fit.1);
+    put(&mut m, "coast_c_n_per_m2s2", fit.2);
+    put(&mut m, "coast_time_s", samples.last().map_or(0.0, |s| s.t));
+    Ok(m)
+}
+
+/// The driver model laps the track for `duration_s` simulated seconds.
+pub fn laps(sim: &mut Sim<'_>, test: &LapsTest, duration_s: f64) -> Result<Metrics> {
+    let track = sim
+        .world
+        .track()
+        .context("laps need a track with a closed centre line")?;
+    let centre = &track.mesh.centre_line;
+    if !centre.is_closed() {
+        bail!("track '{}' is not a closed loop", track.name);
+    }
+    let points: Vec<DVec2> = centre
+        .samples()
+        .iter()
+        .map(|s| s.position.truncate())
+        .collect();
+    let path = Path::new(&points, true)?;
+    let limits = SpeedLimits {
+        lateral_accel_m_s2: test.lateral_g * G,
+        braking_decel_m_s2: test.braking_g * G,
+        accel_m_s2: 0.5 * G,
+        max_speed_m_s: 85.0,
+    };
+    let profile = SpeedProfile::plan(&path, &limits, 2.0);
+    let first = centre.samples()[0];
+    let heading = first.tangent.y.atan2(first.tangent.x);
+    sim.place(first.position.truncate(), heading, GearboxMode::Automatic)?;
+    settle(sim, 0.5)?;
+    let mut driver = DriverModel::new(
+        path,
+        profile,
+        PreviewSteering::default(),
+        SpeedControlGains::default(),
+        sim.steering_geometry(),
+    );
+    let length = driver.path().length();
+    let t_start = sim.snapshot().time_s;
+    let mut lap_start = t_start;
+    let mut lap_times = Vec::new();
+    let mut previous_station = 0.0;
+    let mut worst_offset = 0.0f64;
+    let end = t_start + duration_s;
+    while sim.snapshot().time_s < end {
+        let view = DriverView {
+            rear_axle: sim.rear_axle(),
+            yaw: sim.yaw(),
+            speed: sim.forward_speed(),
+        };
+        let controls = driver.drive(&view, DT);
+        sim.step(&controls)?;
+        if let Some(p) = driver.last_projection() {
+            worst_offset = worst_offset.max(p.lateral_offset.abs());
+            if previous_station > 0.9 * length && p.station < 0.1 * length {
+                let now = sim.snapshot().time_s;
+                lap_times.push(now - lap_start);
+                lap_start = now;
+            }
+            previous_station = p.station;
+        }
+        if !sim.snapshot().position.is_finite() || sim.snapshot().position.z < -50.0 {
+            bail!(
+                "the car left the world at t = {:.1} s",
+                sim.snapshot().time_s
+            );
+        }
+    }
+    // The first lap is a standing start; the best lap is the best flying lap when there is one.
+    let flying = if lap_times.len() > 1 {
+        &lap_times[1..]
+    } else {
+        &lap_times[..]
+    };
+    let best = flying.iter().copied().reduce(f64::min);
+    let mut m = Metrics::new();
+    put(&mut m, "laps_completed", lap_times.len());
+    put_opt(&mut m, "best_lap_s", best);
+    put(&mut m, "lap_times_s", lap_times);
+    put(&mut m, "simulated_s", sim.snapshot().time_s - t_start);
+    put(&mut m, "track_length_m", length);
+    put(&mut m, "max_lateral_offset_m", worst_offset);
+    Ok(m)
+}

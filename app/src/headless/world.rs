@@ -1,0 +1,108 @@
+//! The world a headless run drives in: a loaded track, or an endless flat plane.
+
+use anyhow::{Context, Result, bail};
+use glam::{DVec2, DVec3};
+use gripline_config::assets;
+use gripline_config::track_file::{LoadedTrack, load_track};
+use gripline_physics::ground::{FlatGround, Ground, GroundHit};
+use gripline_physics::track::ReferenceGeometry;
+
+/// Name of the built-in endless flat asphalt plane.
+pub const FLAT: &str = "flat";
+
+/// Where the car drives.
+pub enum World {
+    /// An endless flat asphalt plane at z = 0.
+    Flat(FlatGround),
+    /// A track with its mesh, centre line and references.
+    Track(Box<LoadedTrack>),
+}
+
+impl World {
+    /// Loads the track `name` (`flat`, a name in `assets/tracks/`, or a path).
+    ///
+    /// # Errors
+    /// The track file's problems, each naming the file.
+    pub fn load(name: &str) -> Result<Self> {
+        if name == FLAT {
+            return Ok(World::Flat(FlatGround::default()));
+        }
+        let path = assets::resolve_track(name)?;
+        Ok(World::Track(Box::new(load_track(&path)?)))
+    }
+
+    /// Display name.
+    pub fn name(&self) -> &str {
+        match self {
+            World::Flat(_) => FLAT,
+            World::Track(t) => &t.name,
+        }
+    }
+
+    /// The loaded track, if this is one.
+    pub fn track(&self) -> Option<&LoadedTrack> {
+        match self {
+            World::Flat(_) => None,
+            World::Track(t) => Some(t),
+        }
+    }
+
+    /// A reference of the track by name.
+    ///
+    /// # Errors
+    /// When the world has no such reference.
+    pub fn reference(&self, name: &str) -> Result<&ReferenceGeometry> {
+        let track = self
+            .track()
+            .with_context(|| format!("the flat world has no reference '{name}'"))?;
+        track
+            .mesh
+            .reference(name)
+            .map(|r| &r.geometry)
+            .with_context(|| format!("track '{}' has no reference '{name}'", track.name))
+    }
+
+    /// The ground point and normal below `xy` (searching from 50 m above to 100 m below).
+    ///
+    /// # Errors
+    /// When there is no ground there.
+    pub fn ground_at(&self, xy: DVec2) -> Result<(DVec3, DVec3)> {
+        let origin = DVec3::new(xy.x, xy.y, 50.0);
+        match self.ray_cast(origin, -DVec3::Z, 150.0) {
+            Some(hit) => Ok((hit.point, hit.normal)),
+            None => bail!("no ground at ({:.1}, {:.1})", xy.x, xy.y),
+        }
+    }
+
+    /// Where a straight-line test starts and which way it runs: the track's `launch` station
+    /// on its centre line, or the origin heading +x on the flat plane.
+    ///
+    /// # Errors
+    /// A track without a `launch` station and without a centre line.
+    pub fn straight_start(&self) -> Result<(DVec2, f64)> {
+        let Some(track) = self.track() else {
+            return Ok((DVec2::ZERO, 0.0));
+        };
+        let distance = match track.mesh.reference("launch").map(|r| &r.geometry) {
+            Some(ReferenceGeometry::Station { distance_m, .. }) => *distance_m,
+            _ => 0.0,
+        };
+        let sample = track
+            .mesh
+            .centre_line
+            .sample_at(distance)
+            .with_context(|| format!("track '{}' has no centre line", track.name))?;
+        let heading = sample.tangent.y.atan2(sample.tangent.x);
+        Ok((sample.position.truncate(), heading))
+    }
+}
+
+impl Ground for World {
+    #[inline]
+    fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
+        match self {
+            World::Flat(g) => g.ray_cast(origin, direction, max_distance),
+            World::Track(t) => t.mesh.ray_cast(origin, direction, max_distance),
+        }
+    }
+}
