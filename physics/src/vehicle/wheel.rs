@@ -503,6 +503,30 @@ mod tests {
     }
 
     #[test]
+    fn slip_sensitivity_is_the_damper_over_the_relaxation_length() {
+        let w = VehicleParams::default().front.wheel;
+        let tau = contact_damping_time(&w, 370.0, 16.5 * 3600.0);
+        assert!((tau - 2.0 * 0.5 * (370.0 * 0.15 / (16.5 * 3600.0_f64)).sqrt()).abs() < 1e-15);
+        let d = TreadDeflection {
+            longitudinal_m: 0.002,
+            lateral_m: 0.0,
+        };
+        // At 1 m/s the damper is partly faded in; the sensitivity is the slope in vsx.
+        let (vx, vsx, h) = (1.0, -0.3, 1e-6);
+        let s = w.transient_slip(&d, vx, vsx, 0.0, tau);
+        let ahead = w.transient_slip(&d, vx, vsx + h, 0.0, tau);
+        let numeric = (ahead.kappa - s.kappa) / h;
+        assert!((s.kappa_per_slip_velocity - numeric).abs() < 1e-9);
+        assert!((s.kappa_per_slip_velocity + s.low_speed_weight * tau / 0.15).abs() < 1e-15);
+        // No damper from the fade-out speed on.
+        assert_eq!(
+            w.transient_slip(&d, 3.0, vsx, 0.0, tau)
+                .kappa_per_slip_velocity,
+            0.0
+        );
+    }
+
+    #[test]
     fn standstill_deflection_is_a_spring_bounded_by_the_peak() {
         let w = VehicleParams::default().front.wheel;
         let mut d = TreadDeflection::default();
