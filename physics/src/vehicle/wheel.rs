@@ -70,14 +70,20 @@
 //! so that high speeds (`|vx| dt / sigma > 2`) stay stable:
 //! `u_new = (u - vsx_new dt) / (1 + |vx| dt / sigma)`.
 //!
-//! The road's torque on the wheel is `-fx r`. The relaxation model keeps the tyre-wheel
-//! coupling explicitly stable at 1 kHz: the spin sees a spring of rotational stiffness
-//! `r² C / sigma` (natural frequency times `dt` about 0.2 to 0.4 for car tyres) and, at low
-//! speed, the damper `r² C w tau / sigma`. The damping time is capped per tick at
-//! `0.8 I sigma / (r² C dt)` ([`stable_damping_time`]) so that the damper alone never
-//! overshoots (`c dt / I <= 0.8`) whatever the tyre's stiffness and load; a driveline behind
-//! the wheel only adds inertia, which makes this more stable still. The vehicle therefore
-//! reports a zero `road_torque_slope` to the powertrain (see [`crate::vehicle::model`]).
+//! The road's torque on the wheel is `-fx r`. The spin sees the tread as a spring of
+//! rotational stiffness `r² C / sigma` (natural frequency times `dt` about 0.2 to 0.4 for car
+//! tyres at 1 kHz), which the step handles explicitly: the deflection advances with the spin
+//! after the spin update, a symplectic pairing that is stable there. At low speed it also sees
+//! the damper `r² C' w tau / sigma`, with `C'` the local slope `dFx / dkappa` of the tyre's
+//! curve at the present slips. That damper is far too stiff for an explicit step (`c dt / I`
+//! exceeds 1 at 1 kHz for a car tyre), so its derivative, the road torque's slope in the spin
+//! `-r² max(C', 0) w tau / sigma` ([`TransientSlip::kappa_per_slip_velocity`]), goes to the
+//! powertrain as `road_torque_slope`, which integrates it implicitly (linearised backward
+//! Euler) together with the driveline. The body then receives the same linearised force
+//! `fx + (dFx / domega) (omega_new - omega)` as the wheel, so road and wheel exchange equal and
+//! opposite forces (see [`crate::vehicle::model`]). The damping time is therefore the physical
+//! `tau` at every step size; a damping that were capped per tick to keep an explicit update
+//! stable would make the result depend on the step size.
 //!
 //! # Rolling resistance
 //!
@@ -275,6 +281,10 @@ pub struct TransientSlip {
     pub alpha: f64,
     /// Weight of the standstill damping, 1 at rest, 0 from `low_speed_m_per_s`.
     pub low_speed_weight: f64,
+    /// Derivative of `kappa` with respect to the longitudinal slip velocity `vsx` at fixed
+    /// deflections (s/m): `-w tau / sigma_kappa`, from the standstill damper. The spin enters
+    /// through `vsx = vx - omega r`, so `dkappa / domega = -r` times this.
+    pub kappa_per_slip_velocity: f64,
 }
 
 impl WheelParams {
@@ -291,7 +301,7 @@ impl WheelParams {
 
     /// The slips the tyre sees for the deflections `d` at contact speeds `vx`, slip
     /// velocities `vsx`, `vsy` (m/s), with the standstill damping time `damping_time` (s,
-    /// from [`stable_damping_time`]).
+    /// from [`contact_damping_time`]).
     pub fn transient_slip(
         &self,
         d: &TreadDeflection,
@@ -312,6 +322,7 @@ impl WheelParams {
             kappa: (d.longitudinal_m + damping * du) / sx,
             alpha: ((d.lateral_m + damping * dv) / sy).atan(),
             low_speed_weight: w,
+            kappa_per_slip_velocity: -damping / sx,
         }
     }
 
@@ -351,26 +362,19 @@ impl WheelParams {
     }
 }
 
-/// The standstill damping time (s) of a corner carrying the mass `corner_mass` (kg) on a wheel
-/// of spin `inertia` (kg·m²) and `radius` (m) whose tyre has the slip stiffness
-/// `slip_stiffness` (N) at its present load: `2 zeta sqrt(m sigma / C)`, capped at
-/// `0.8 I sigma / (r² C dt)` so that the explicit spin update stays free of overshoot.
+/// The standstill damping time (s) of a corner carrying the mass `corner_mass` (kg) whose tyre
+/// has the slip stiffness `slip_stiffness` (N) at its present load: `2 zeta sqrt(m sigma / C)`,
+/// the damping time of a damper of ratio `zeta` on the contact spring `C / sigma` carrying the
+/// corner's mass. It does not depend on the step: the powertrain integrates the damper
+/// implicitly (see the module documentation).
 #[inline]
-pub fn stable_damping_time(
-    wheel: &WheelParams,
-    corner_mass: f64,
-    inertia: f64,
-    radius: f64,
-    slip_stiffness: f64,
-    dt: f64,
-) -> f64 {
+pub fn contact_damping_time(wheel: &WheelParams, corner_mass: f64, slip_stiffness: f64) -> f64 {
     let sigma = wheel.relaxation_length_longitudinal_m;
     if !(slip_stiffness.is_finite() && slip_stiffness > 0.0) {
         return 0.0;
     }
-    let wanted = 2.0 * wheel.contact_damping_ratio * (corner_mass * sigma / slip_stiffness).sqrt();
-    let limit = 0.8 * inertia * sigma / (radius * radius * slip_stiffness * dt);
-    wanted.min(limit)
+    let tau = 2.0 * wheel.contact_damping_ratio * (corner_mass * sigma / slip_stiffness).sqrt();
+    if tau.is_finite() { tau } else { 0.0 }
 }
 
 /// `x` clamped to `[-max, max]`, zero when not finite.
@@ -496,6 +500,30 @@ mod tests {
         let s = w.transient_slip(&d, vx, vsx, vsy, 0.02);
         assert!((s.kappa + 0.05).abs() < 1e-9, "{}", s.kappa);
         assert!((s.alpha - 0.02f64.atan()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn slip_sensitivity_is_the_damper_over_the_relaxation_length() {
+        let w = VehicleParams::default().front.wheel;
+        let tau = contact_damping_time(&w, 370.0, 16.5 * 3600.0);
+        assert!((tau - 2.0 * 0.5 * (370.0 * 0.15 / (16.5 * 3600.0_f64)).sqrt()).abs() < 1e-15);
+        let d = TreadDeflection {
+            longitudinal_m: 0.002,
+            lateral_m: 0.0,
+        };
+        // At 1 m/s the damper is partly faded in; the sensitivity is the slope in vsx.
+        let (vx, vsx, h) = (1.0, -0.3, 1e-6);
+        let s = w.transient_slip(&d, vx, vsx, 0.0, tau);
+        let ahead = w.transient_slip(&d, vx, vsx + h, 0.0, tau);
+        let numeric = (ahead.kappa - s.kappa) / h;
+        assert!((s.kappa_per_slip_velocity - numeric).abs() < 1e-9);
+        assert!((s.kappa_per_slip_velocity + s.low_speed_weight * tau / 0.15).abs() < 1e-15);
+        // No damper from the fade-out speed on.
+        assert_eq!(
+            w.transient_slip(&d, 3.0, vsx, 0.0, tau)
+                .kappa_per_slip_velocity,
+            0.0
+        );
     }
 
     #[test]
