@@ -291,8 +291,8 @@ mod tests {
     const PEDAL: AxisRange = AxisRange::new(0, 255);
     const WHEEL: AxisRange = AxisRange::new(0, 65535);
 
-    fn pedal(cal: AxisCalibration) -> AxisMap {
-        AxisMap::new(&cal, false)
+    fn pedal(cal: &AxisCalibration) -> AxisMap {
+        AxisMap::new(cal, false)
     }
 
     fn bits(x: f64) -> u64 {
@@ -301,7 +301,7 @@ mod tests {
 
     #[test]
     fn plain_pedal_is_linear_with_exact_ends() {
-        let m = pedal(AxisCalibration::default());
+        let m = pedal(&AxisCalibration::default());
         assert_eq!(bits(m.map_raw(0, Some(PEDAL))), bits(0.0));
         assert_eq!(bits(m.map_raw(255, Some(PEDAL))), bits(1.0));
         assert!((m.map_raw(51, Some(PEDAL)) - 0.2).abs() < 1e-12);
@@ -310,7 +310,7 @@ mod tests {
     #[test]
     fn inverted_pedal_rests_at_max() {
         // Logitech pedals read 0xFF at rest (ffb_input.md section 1.2).
-        let m = pedal(AxisCalibration {
+        let m = pedal(&AxisCalibration {
             invert: true,
             ..AxisCalibration::default()
         });
@@ -320,7 +320,7 @@ mod tests {
 
     #[test]
     fn dead_zone_saturation_and_anti_dead_zone() {
-        let m = pedal(AxisCalibration {
+        let m = pedal(&AxisCalibration {
             raw_range: Some(RawRange { min: 0, max: 100 }),
             dead_zone: 0.1,
             saturation: 0.1,
@@ -337,13 +337,13 @@ mod tests {
 
     #[test]
     fn gamma_and_points() {
-        let g = pedal(AxisCalibration {
+        let g = pedal(&AxisCalibration {
             raw_range: Some(RawRange { min: 0, max: 100 }),
             curve: ResponseCurve::Gamma(2.0),
             ..AxisCalibration::default()
         });
         assert!((g.map_raw(50, None) - 0.25).abs() < 1e-12);
-        let p = pedal(AxisCalibration {
+        let p = pedal(&AxisCalibration {
             raw_range: Some(RawRange { min: 0, max: 100 }),
             curve: ResponseCurve::Points(vec![
                 CurvePoint { x: 0.0, y: 0.0 },
@@ -387,19 +387,19 @@ mod tests {
 
     #[test]
     fn rest_value_for_devices_that_report_only_changes() {
-        let m = pedal(AxisCalibration {
+        let m = pedal(&AxisCalibration {
             invert: true,
             rest_raw: Some(255),
             ..AxisCalibration::default()
         });
         assert_eq!(bits(m.rest_output(Some(PEDAL))), bits(0.0));
-        let plain = pedal(AxisCalibration::default());
+        let plain = pedal(&AxisCalibration::default());
         assert_eq!(bits(plain.rest_output(Some(PEDAL))), bits(0.0));
     }
 
     #[test]
     fn degenerate_settings_do_not_panic() {
-        let m = pedal(AxisCalibration {
+        let m = pedal(&AxisCalibration {
             raw_range: Some(RawRange { min: 5, max: 5 }),
             dead_zone: f64::NAN,
             curve: ResponseCurve::Gamma(f64::INFINITY),
