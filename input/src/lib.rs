@@ -5,4 +5,5 @@ pub mod bindings;
 pub mod calibration;
 pub mod device;
 pub mod digital;
+pub mod ffb;
 pub mod shifter;
