@@ -22,7 +22,10 @@
 //! level of an input is computed in the same call, so an input change reaches the device
 //! level within the tick.
 
+use gripline_config::device_identity::DeviceIdentity;
 use gripline_config::ffb_settings::FfbSettings;
+
+use crate::known_wheels;
 
 /// Wheel speed (rad/s) at which friction reaches 76 % (tanh 1) of its full value.
 pub const FRICTION_SPEED_RAD_S: f64 = 0.05;
@@ -101,6 +104,19 @@ impl PipelineParams {
             invert,
         }
     }
+}
+
+/// Peak torque and direction of `device`: its own settings first, then the known-wheel
+/// table's estimate, then the user's maximum (so that level 1 is the maximum).
+pub fn device_params(settings: &FfbSettings, device: &DeviceIdentity) -> (f64, bool) {
+    let own = settings.device(device);
+    let peak = own
+        .and_then(|d| d.peak_torque_nm)
+        .or_else(|| {
+            known_wheels::lookup(device.vendor_id, device.product_id).and_then(|w| w.peak_torque_nm)
+        })
+        .unwrap_or(settings.max_torque_nm);
+    (peak, own.is_some_and(|d| d.invert))
 }
 
 /// Rolling fraction of clipped ticks, and the peak requested torque, for the HUD.
@@ -349,6 +365,23 @@ mod tests {
             column_torque_nm: nm,
             ..FfbInput::default()
         }
+    }
+
+    #[test]
+    fn device_peak_from_settings_table_or_max() {
+        use gripline_config::ffb_settings::FfbDeviceSettings;
+        let g29 = DeviceIdentity::new(0x046d, 0xc24f, "G29", "");
+        let ffboard = DeviceIdentity::new(0x1209, 0xffb0, "FFBoard", "");
+        let mut s = FfbSettings::default();
+        assert_eq!(device_params(&s, &g29), (2.2, false));
+        assert_eq!(device_params(&s, &ffboard), (s.max_torque_nm, false));
+        s.devices.push(FfbDeviceSettings {
+            device: ffboard.clone(),
+            invert: true,
+            peak_torque_nm: Some(12.0),
+            max_rate_hz: None,
+        });
+        assert_eq!(device_params(&s, &ffboard), (12.0, true));
     }
 
     #[test]
