@@ -16,12 +16,16 @@
 //!   no H-shifter is bound;
 //! - sequential shifts, reset, pause, camera and the FFB kill switch: one-tick edges.
 //!
+//! The keyboard is a device like the others: the app announces it once with
+//! [`InputEvent::Connected`] (kind `Keyboard`, identity `DeviceIdentity::keyboard()`) and
+//! reports keys as buttons with their USB HID usage codes.
+//!
 //! Button-driven steering and pedals are rate limited ([`crate::digital`]); analogue axes are
 //! not filtered.
 //!
 //! Hot-plug: when a device disconnects, its controls read their safe values at once
 //! (throttle 0, steering centre, handbrake off, gears neutral, brake and clutch per
-//! [`DeviceLostPolicy`](gripline_config::bindings::DeviceLostPolicy)) and
+//! [`DeviceLostPolicy`]) and
 //! [`InputNotice::DeviceLost`] tells the app to pause. When a device with the same identity
 //! comes back, the same bindings and calibration attach to it again.
 //!
