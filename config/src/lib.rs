@@ -12,10 +12,19 @@
 //! - [`tir`]: the Magic Formula property-file parser.
 //! - [`ron_text`]: RON parsing shared by every RON format, with positions in errors.
 //! - [`assets`]: finding the shipped `assets/` folder and resolving asset names.
+//! - [`input_settings`]: the input settings file: [`bindings`] (with each axis's
+//!   [`axis_calibration`]) and [`ffb_settings`]; devices named by [`device_identity`];
+//!   keyboard and gamepad codes in [`input_codes`].
 //! - [`error`]: the error type.
 
 pub mod assets;
+pub mod axis_calibration;
+pub mod bindings;
+pub mod device_identity;
 pub mod error;
+pub mod ffb_settings;
+pub mod input_codes;
+pub mod input_settings;
 pub mod ron_text;
 pub mod scenario_file;
 pub mod tir;
@@ -24,5 +33,6 @@ pub mod tyre_file;
 pub mod vehicle_file;
 
 pub use error::ConfigError;
+pub use input_settings::{InputSettings, input_settings_to_ron, parse_input_settings};
 pub use track_file::{LoadedTrack, TrackFile, load_track, parse_track_ron};
 pub use tyre_file::{LoadedTyre, TyreFile, TyreModelSpec, load_tyre, parse_tyre_ron};

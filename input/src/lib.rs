@@ -1,16 +1,41 @@
 //! # gripline-input
 //!
-//! The input layer of Gripline (DESIGN.md section 5): it turns wheels, pedals, shifters and
-//! handbrakes into calibrated `Controls` on the sim thread, and turns the steering-column
-//! torque from the physics into force-feedback commands for the wheel's motor.
+//! The input layer of Gripline (DESIGN.md section 5): it turns wheels, pedals, shifters,
+//! handbrakes, gamepads and the keyboard into one calibrated
+//! [`Controls`](gripline_physics::controls::Controls) per tick, and turns the physics'
+//! steering-column torque into force-feedback commands for the wheel's motor.
 //!
-//! Planned layout, one concept per module:
-//! - devices: gilrs (filters off) for axes and buttons, evdev/hidapi for what gilrs cannot see,
-//!   stable device identities and hot-plug, the known-wheel table;
-//! - calibration: raw range capture, dead zone, anti-dead zone, gamma, invert, combined pedals;
-//! - bindings: axes and buttons to controls, H-pattern and sequential shifters;
-//! - ffb: the pipeline (gain, damping, soft clip, slew limit, clamp) and its safety rules;
-//! - backends: evdev `FF_CONSTANT`, Logitech classic and HID PID over hidapi.
+//! This crate is the pure, hardware-independent core. Device backends (gilrs with its filters
+//! off, evdev, hidapi) plug in through two traits and are not part of it yet:
+//! [`device::InputBackend`] produces [`device::InputEvent`]s, and
+//! [`ffb::backend::FfbBackend`] (over [`ffb::protocol::HidOutput`] for raw HID) takes
+//! force-feedback levels. Scripted implementations of both drive the tests.
 //!
-//! This crate is empty until the input issue lands; the workspace already pins its
-//! dependencies (gilrs 0.11, hidapi 2) in `[workspace.dependencies]`.
+//! Input, one concept per module:
+//! - [`device`]: stable device identities, the event model, the input-backend trait and a
+//!   scripted device;
+//! - [`known_wheels`]: USB IDs, rotation, FFB backend and peak torque of common wheels;
+//! - [`calibration`]: raw range capture, dead zone, saturation, anti-dead zone, curves,
+//!   invert, rest value, steering rotation 1:1;
+//! - [`shifter`]: H-pattern gates (most recent press wins) and sequential edges;
+//! - [`digital`]: rate limits for button-driven steering and pedals;
+//! - [`bindings`]: the [`bindings::ControlMapper`]: newest device state to `Controls`,
+//!   hot-plug with safe release and re-attachment.
+//!
+//! Force feedback ([`ffb`]): the pipeline (gain, damping, friction, inertia, soft clip with a
+//! clipping meter, minimum force, slew limit, clamp, device units), the safety rules (stop at
+//! once, watchdog, fade-in, non-finite guard, kill switch), a latest-value-wins writer
+//! thread, a recording backend, and byte-exact encoders of the Logitech classic, HID PID and
+//! evdev `FF_CONSTANT` protocols.
+//!
+//! Settings types (bindings, calibration, FFB) live in `gripline-config` so that they load
+//! and validate with every other settings file. Time is always passed in; nothing here reads
+//! a clock except the writer thread's pacing.
+
+pub mod bindings;
+pub mod calibration;
+pub mod device;
+pub mod digital;
+pub mod ffb;
+pub mod known_wheels;
+pub mod shifter;

@@ -1,0 +1,19 @@
+//! Force feedback: from the physics' steering-column torque to the wheel's motor.
+//!
+//! - [`pipeline`]: gain, damping/friction/inertia, soft clip and clipping meter, minimum
+//!   force, slew limit, clamp, device units;
+//! - [`safety`]: stop at once, watchdog, fade-in, non-finite guard, kill switch;
+//! - [`output`]: pipeline + safety + backend, once per tick on the sim thread;
+//! - [`backend`]: the trait every device backend implements;
+//! - [`writer`]: the latest-value-wins writer thread between the sim and a slow device;
+//! - [`recording`]: a backend that timestamps every command, for tests;
+//! - [`protocol`]: byte-exact encoders of the Logitech classic, HID PID and evdev
+//!   `FF_CONSTANT` commands.
+
+pub mod backend;
+pub mod output;
+pub mod pipeline;
+pub mod protocol;
+pub mod recording;
+pub mod safety;
+pub mod writer;

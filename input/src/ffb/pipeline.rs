@@ -1,0 +1,526 @@
+//! The force-feedback pipeline, run once per sim tick on the sim thread.
+//!
+//! Stages (DESIGN.md section 5, `ffb_input.md` section 4):
+//!
+//! 1. column torque from the physics (N·m) times the user's gain and the car's strength;
+//! 2. optional damping (`-c * wheel speed`), friction (`-f * tanh(speed / 0.05 rad/s)`) and
+//!    inertia (`-J * wheel acceleration`);
+//! 3. soft clip: linear up to `knee * max`, then a tanh curve that approaches `max` with no
+//!    kink; a tick counts as clipped when the requested torque exceeds `max` (the clipping
+//!    meter reports the fraction of clipped ticks over a rolling window, and a peak);
+//! 4. minimum force: `|y| = m * min(|x| / w, 1) + |x| * (1 - m / max)` keeps the sign,
+//!    lifts small forces to `m` over a ramp of width `w` (no step at zero, so noise near
+//!    zero does not chatter at `±m`) and still ends at `max`;
+//! 5. slew-rate limit: the torque changes by at most `slew * dt` per tick;
+//! 6. clamp to the user's maximum;
+//! 7. device units: divided by the wheel's peak torque to a level in -1..1, then negated
+//!    when the device is inverted.
+//!
+//! Sign convention: the column torque, the wheel speed and the wheel acceleration share the
+//! sign of [`gripline_physics::controls::Controls::steering_wheel_rad`] (positive
+//! counter-clockwise). Non-finite inputs are treated as 0. The pipeline is synchronous: the
+//! level of an input is computed in the same call, so an input change reaches the device
+//! level within the tick.
+
+use gripline_config::device_identity::DeviceIdentity;
+use gripline_config::ffb_settings::FfbSettings;
+
+use crate::known_wheels;
+
+/// Wheel speed (rad/s) at which friction reaches 76 % (tanh 1) of its full value.
+pub const FRICTION_SPEED_RAD_S: f64 = 0.05;
+
+/// One tick's input to the pipeline.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FfbInput {
+    /// Steering-column torque from the physics (N·m).
+    pub column_torque_nm: f64,
+    /// Steering-wheel angular speed (rad/s), for damping and friction.
+    pub wheel_speed_rad_s: f64,
+    /// Steering-wheel angular acceleration (rad/s²), for inertia.
+    pub wheel_accel_rad_s2: f64,
+}
+
+/// One tick's output of the pipeline.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FfbStep {
+    /// Torque to render (N·m), after every stage up to the clamp.
+    pub torque_nm: f64,
+    /// The same as a device level (-1..1 of the wheel's peak, inverted if configured).
+    pub level: f64,
+    /// The requested torque exceeded the maximum this tick.
+    pub clipped: bool,
+}
+
+/// The pipeline's parameters, from [`FfbSettings`] and the device.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PipelineParams {
+    /// User gain.
+    pub gain: f64,
+    /// Torque limit (N·m): the user's maximum, never above the device's peak.
+    pub max_torque_nm: f64,
+    /// Soft-clip knee as a fraction of `max_torque_nm` (1 = hard clip).
+    pub knee: f64,
+    /// Minimum force (N·m).
+    pub min_force_nm: f64,
+    /// Ramp width of the minimum force (N·m).
+    pub min_force_ramp_nm: f64,
+    /// Damping (N·m·s/rad).
+    pub damping: f64,
+    /// Friction (N·m).
+    pub friction_nm: f64,
+    /// Inertia (kg·m²).
+    pub inertia: f64,
+    /// Slew-rate limit (N·m/s).
+    pub slew_nm_per_s: f64,
+    /// The device's peak torque (N·m): the torque of level 1.
+    pub device_peak_nm: f64,
+    /// Reverse the device direction.
+    pub invert: bool,
+}
+
+fn finite_or(x: f64, fallback: f64) -> f64 {
+    if x.is_finite() { x } else { fallback }
+}
+
+impl PipelineParams {
+    /// Parameters from the settings, for a device of peak torque `device_peak_nm` (from the
+    /// device settings or the known-wheel table) and direction `invert`. Out-of-range values
+    /// are clamped so that the pipeline stays bounded even with unvalidated settings.
+    pub fn new(settings: &FfbSettings, device_peak_nm: f64, invert: bool) -> Self {
+        let peak = finite_or(device_peak_nm, 1.0).clamp(0.1, 100.0);
+        let max = finite_or(settings.max_torque_nm, 1.0).clamp(0.0, peak);
+        Self {
+            gain: finite_or(settings.gain, 0.0).clamp(0.0, 10.0),
+            max_torque_nm: max,
+            knee: finite_or(settings.soft_clip_knee, 1.0).clamp(0.1, 1.0),
+            min_force_nm: finite_or(settings.min_force_nm, 0.0).clamp(0.0, 0.5 * max),
+            min_force_ramp_nm: finite_or(settings.min_force_ramp_nm, 0.1).max(1e-6),
+            damping: finite_or(settings.damping_nm_s_per_rad, 0.0).max(0.0),
+            friction_nm: finite_or(settings.friction_nm, 0.0).max(0.0),
+            inertia: finite_or(settings.inertia_kg_m2, 0.0).max(0.0),
+            slew_nm_per_s: finite_or(settings.slew_limit_nm_per_s, 1000.0).max(0.0),
+            device_peak_nm: peak,
+            invert,
+        }
+    }
+}
+
+/// Peak torque and direction of `device`: its own settings first, then the known-wheel
+/// table's estimate, then the user's maximum (so that level 1 is the maximum).
+pub fn device_params(settings: &FfbSettings, device: &DeviceIdentity) -> (f64, bool) {
+    let own = settings.device(device);
+    let peak = own
+        .and_then(|d| d.peak_torque_nm)
+        .or_else(|| {
+            known_wheels::lookup(device.vendor_id, device.product_id).and_then(|w| w.peak_torque_nm)
+        })
+        .unwrap_or(settings.max_torque_nm);
+    (peak, own.is_some_and(|d| d.invert))
+}
+
+/// Rolling fraction of clipped ticks, and the peak requested torque, for the HUD.
+#[derive(Clone, Debug)]
+pub struct ClipMeter {
+    window: Vec<bool>,
+    next: usize,
+    filled: usize,
+    clipped: usize,
+    peak_ratio: f64,
+}
+
+impl ClipMeter {
+    /// A meter over the last `window` ticks (at least 1).
+    pub fn new(window: usize) -> Self {
+        Self {
+            window: vec![false; window.max(1)],
+            next: 0,
+            filled: 0,
+            clipped: 0,
+            peak_ratio: 0.0,
+        }
+    }
+
+    /// Records one tick: whether it clipped, and its requested torque over the maximum.
+    pub fn record(&mut self, clipped: bool, ratio: f64) {
+        if self.filled == self.window.len() {
+            if self.window[self.next] {
+                self.clipped -= 1;
+            }
+        } else {
+            self.filled += 1;
+        }
+        self.window[self.next] = clipped;
+        if clipped {
+            self.clipped += 1;
+        }
+        self.next = (self.next + 1) % self.window.len();
+        if ratio.is_finite() {
+            self.peak_ratio = self.peak_ratio.max(ratio);
+        }
+    }
+
+    /// Fraction of the recorded ticks in the window that clipped (0..1). irFFB suggests
+    /// raising the maximum above 2.5 % (`ffb_input.md` section 4.4).
+    pub fn fraction(&self) -> f64 {
+        if self.filled == 0 {
+            0.0
+        } else {
+            self.clipped as f64 / self.filled as f64
+        }
+    }
+
+    /// Highest requested torque over the maximum since the last [`ClipMeter::reset_peak`]
+    /// (above 1 means clipping).
+    pub fn peak_ratio(&self) -> f64 {
+        self.peak_ratio
+    }
+
+    /// Clears the peak hold.
+    pub fn reset_peak(&mut self) {
+        self.peak_ratio = 0.0;
+    }
+}
+
+/// Soft clip of `x` towards `max` with the knee at `knee * max` (see the module docs).
+pub fn soft_clip(x: f64, max: f64, knee: f64) -> f64 {
+    if max <= 0.0 {
+        return 0.0;
+    }
+    let start = knee * max;
+    let a = x.abs();
+    if a <= start {
+        return x;
+    }
+    let room = max - start;
+    let y = if room <= 0.0 {
+        max
+    } else {
+        start + room * ((a - start) / room).tanh()
+    };
+    y.min(max).copysign(x)
+}
+
+/// Minimum force `m` with ramp width `w` up to `max` (see the module docs).
+pub fn min_force(x: f64, m: f64, w: f64, max: f64) -> f64 {
+    if m <= 0.0 || max <= 0.0 || x == 0.0 {
+        return x;
+    }
+    let a = x.abs();
+    let y = m * (a / w).min(1.0) + a * (1.0 - m / max);
+    y.copysign(x)
+}
+
+/// The pipeline and its state (last torque for the slew limit, the clipping meter).
+#[derive(Clone, Debug)]
+pub struct FfbPipeline {
+    params: PipelineParams,
+    car_gain: f64,
+    last_nm: f64,
+    meter: ClipMeter,
+}
+
+impl FfbPipeline {
+    /// A pipeline at rest (last torque 0) with a clipping window of `meter_window` ticks.
+    pub fn new(params: PipelineParams, meter_window: usize) -> Self {
+        Self {
+            params,
+            car_gain: 1.0,
+            last_nm: 0.0,
+            meter: ClipMeter::new(meter_window),
+        }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &PipelineParams {
+        &self.params
+    }
+
+    /// Replaces the parameters (settings changed); the slew state is kept.
+    pub fn set_params(&mut self, params: PipelineParams) {
+        self.params = params;
+    }
+
+    /// Sets the car's own FFB strength (from the vehicle file; 1 = as computed).
+    pub fn set_car_gain(&mut self, gain: f64) {
+        self.car_gain = finite_or(gain, 0.0).clamp(0.0, 10.0);
+    }
+
+    /// The clipping meter.
+    pub fn meter(&self) -> &ClipMeter {
+        &self.meter
+    }
+
+    /// Forgets the last torque, so the slew limit starts from zero (after a stop).
+    pub fn reset(&mut self) {
+        self.last_nm = 0.0;
+    }
+
+    /// Runs every stage for one tick of `dt` seconds.
+    pub fn process(&mut self, input: &FfbInput, dt: f64) -> FfbStep {
+        let p = self.params;
+        let dt = finite_or(dt, 0.0).max(0.0);
+        let speed = finite_or(input.wheel_speed_rad_s, 0.0);
+        let accel = finite_or(input.wheel_accel_rad_s2, 0.0);
+        let requested = finite_or(input.column_torque_nm, 0.0) * p.gain * self.car_gain
+            - p.damping * speed
+            - p.friction_nm * (speed / FRICTION_SPEED_RAD_S).tanh()
+            - p.inertia * accel;
+        let requested = finite_or(requested, 0.0);
+        let max = p.max_torque_nm;
+        let clipped = requested.abs() > max;
+        self.meter.record(
+            clipped,
+            if max > 0.0 {
+                requested.abs() / max
+            } else {
+                0.0
+            },
+        );
+        let shaped = soft_clip(requested, max, p.knee);
+        let lifted = min_force(shaped, p.min_force_nm, p.min_force_ramp_nm, max);
+        let step = p.slew_nm_per_s * dt;
+        let slewed = lifted.clamp(self.last_nm - step, self.last_nm + step);
+        let torque = slewed.clamp(-max, max);
+        self.last_nm = torque;
+        let mut level = (torque / p.device_peak_nm).clamp(-1.0, 1.0);
+        if p.invert {
+            level = -level;
+        }
+        FfbStep {
+            torque_nm: torque,
+            level,
+            clipped,
+        }
+    }
+}
+
+/// Estimates the steering wheel's speed and acceleration from its angle, tick by tick,
+/// with a first-order low-pass on each derivative (a raw difference of encoder counts at
+/// 1 kHz is too noisy to damp with).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WheelMotion {
+    cutoff_hz: f64,
+    last_angle: Option<f64>,
+    speed: f64,
+    accel: f64,
+}
+
+impl WheelMotion {
+    /// An estimator with low-pass cut-off `cutoff_hz` (30 Hz is a reasonable start).
+    pub fn new(cutoff_hz: f64) -> Self {
+        Self {
+            cutoff_hz: finite_or(cutoff_hz, 30.0).max(0.1),
+            last_angle: None,
+            speed: 0.0,
+            accel: 0.0,
+        }
+    }
+
+    /// Feeds the wheel angle (rad) of a tick `dt` seconds after the previous one; returns
+    /// (speed rad/s, acceleration rad/s²).
+    pub fn update(&mut self, angle_rad: f64, dt: f64) -> (f64, f64) {
+        if !(angle_rad.is_finite() && dt.is_finite() && dt > 0.0) {
+            return (self.speed, self.accel);
+        }
+        let Some(last) = self.last_angle.replace(angle_rad) else {
+            return (0.0, 0.0);
+        };
+        let alpha = {
+            let rc = 1.0 / (std::f64::consts::TAU * self.cutoff_hz);
+            dt / (rc + dt)
+        };
+        let raw_speed = (angle_rad - last) / dt;
+        let speed = self.speed + alpha * (raw_speed - self.speed);
+        let raw_accel = (speed - self.speed) / dt;
+        self.accel += alpha * (raw_accel - self.accel);
+        self.speed = speed;
+        (self.speed, self.accel)
+    }
+
+    /// Forgets the history (device reconnected, car reset).
+    pub fn reset(&mut self) {
+        self.last_angle = None;
+        self.speed = 0.0;
+        self.accel = 0.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn settings() -> FfbSettings {
+        FfbSettings {
+            max_torque_nm: 4.0,
+            soft_clip_knee: 1.0,
+            slew_limit_nm_per_s: 1.0e6,
+            ..FfbSettings::default()
+        }
+    }
+
+    fn torque(nm: f64) -> FfbInput {
+        FfbInput {
+            column_torque_nm: nm,
+            ..FfbInput::default()
+        }
+    }
+
+    #[test]
+    fn device_peak_from_settings_table_or_max() {
+        use gripline_config::ffb_settings::FfbDeviceSettings;
+        let g29 = DeviceIdentity::new(0x046d, 0xc24f, "G29", "");
+        let ffboard = DeviceIdentity::new(0x1209, 0xffb0, "FFBoard", "");
+        let mut s = FfbSettings::default();
+        assert_eq!(device_params(&s, &g29), (2.2, false));
+        assert_eq!(device_params(&s, &ffboard), (s.max_torque_nm, false));
+        s.devices.push(FfbDeviceSettings {
+            device: ffboard.clone(),
+            invert: true,
+            peak_torque_nm: Some(12.0),
+            max_rate_hz: None,
+        });
+        assert_eq!(device_params(&s, &ffboard), (12.0, true));
+    }
+
+    #[test]
+    fn gain_and_device_units() {
+        let mut s = settings();
+        s.gain = 0.5;
+        let mut p = FfbPipeline::new(PipelineParams::new(&s, 8.0, false), 10);
+        p.set_car_gain(2.0);
+        let out = p.process(&torque(3.0), 0.001);
+        assert!((out.torque_nm - 3.0).abs() < 1e-12);
+        assert!((out.level - 3.0 / 8.0).abs() < 1e-12);
+        let mut inv = FfbPipeline::new(PipelineParams::new(&s, 8.0, true), 10);
+        inv.set_car_gain(2.0);
+        assert!((inv.process(&torque(3.0), 0.001).level + 3.0 / 8.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn max_never_exceeds_device_peak() {
+        let mut s = settings();
+        s.max_torque_nm = 20.0;
+        let mut p = FfbPipeline::new(PipelineParams::new(&s, 2.5, false), 10);
+        let out = p.process(&torque(100.0), 0.001);
+        assert!((out.torque_nm - 2.5).abs() < 1e-12);
+        assert!((out.level - 1.0).abs() < 1e-12);
+        assert!(out.clipped);
+    }
+
+    #[test]
+    fn damping_friction_inertia_oppose_motion() {
+        let mut s = settings();
+        s.damping_nm_s_per_rad = 0.5;
+        s.friction_nm = 0.2;
+        s.inertia_kg_m2 = 0.01;
+        let mut p = FfbPipeline::new(PipelineParams::new(&s, 10.0, false), 10);
+        let out = p.process(
+            &FfbInput {
+                column_torque_nm: 0.0,
+                wheel_speed_rad_s: 2.0,
+                wheel_accel_rad_s2: 10.0,
+            },
+            0.001,
+        );
+        let expected = -0.5 * 2.0 - 0.2 * (2.0f64 / FRICTION_SPEED_RAD_S).tanh() - 0.01 * 10.0;
+        assert!(
+            (out.torque_nm - expected).abs() < 1e-12,
+            "{}",
+            out.torque_nm
+        );
+    }
+
+    #[test]
+    fn soft_clip_is_smooth_and_bounded() {
+        assert_eq!(soft_clip(2.0, 4.0, 0.8).to_bits(), 2.0f64.to_bits());
+        let y = soft_clip(100.0, 4.0, 0.8);
+        assert!(y > 3.99 && y <= 4.0);
+        assert!((soft_clip(-100.0, 4.0, 0.8) + y).abs() < 1e-12);
+        // Slope 1 on both sides of the knee.
+        let k = 3.2;
+        let d = 1e-6;
+        let left = (soft_clip(k, 4.0, 0.8) - soft_clip(k - d, 4.0, 0.8)) / d;
+        let right = (soft_clip(k + d, 4.0, 0.8) - soft_clip(k, 4.0, 0.8)) / d;
+        assert!((left - right).abs() < 1e-3);
+        assert_eq!(soft_clip(5.0, 4.0, 1.0).to_bits(), 4.0f64.to_bits());
+    }
+
+    #[test]
+    fn min_force_ramps_without_step_and_keeps_max() {
+        assert_eq!(min_force(0.0, 0.5, 0.1, 4.0).to_bits(), 0.0f64.to_bits());
+        assert!((min_force(0.05, 0.5, 0.1, 4.0) - (0.25 + 0.05 * (1.0 - 0.125))).abs() < 1e-12);
+        assert!(min_force(0.1, 0.5, 0.1, 4.0) >= 0.5);
+        assert!((min_force(4.0, 0.5, 0.1, 4.0) - 4.0).abs() < 1e-12);
+        assert!((min_force(-4.0, 0.5, 0.1, 4.0) + 4.0).abs() < 1e-12);
+        assert!(min_force(1e-9, 0.5, 0.1, 4.0) < 1e-7, "continuous at zero");
+    }
+
+    #[test]
+    fn slew_limits_a_step() {
+        let mut s = settings();
+        s.slew_limit_nm_per_s = 100.0; // 0.1 N·m per 1 ms tick
+        let mut p = FfbPipeline::new(PipelineParams::new(&s, 4.0, false), 10);
+        let outs: Vec<_> = (0..50)
+            .map(|_| p.process(&torque(10.0), 0.001).torque_nm)
+            .collect();
+        assert!((outs[0] - 0.1).abs() < 1e-12);
+        assert!((outs[9] - 1.0).abs() < 1e-9);
+        assert!((outs[49] - 4.0).abs() < 1e-9, "then clamped at max");
+    }
+
+    #[test]
+    fn clip_meter_window() {
+        let mut m = ClipMeter::new(4);
+        for c in [true, false, false, false] {
+            m.record(c, 0.5);
+        }
+        assert!((m.fraction() - 0.25).abs() < 1e-12);
+        m.record(false, 1.5); // the clipped tick leaves the window
+        assert_eq!(m.fraction().to_bits(), 0f64.to_bits());
+        assert!((m.peak_ratio() - 1.5).abs() < 1e-12);
+        m.reset_peak();
+        assert_eq!(m.peak_ratio().to_bits(), 0f64.to_bits());
+    }
+
+    #[test]
+    fn wheel_motion_tracks_constant_speed() {
+        let mut w = WheelMotion::new(30.0);
+        let mut out = (0.0, 0.0);
+        for i in 0..500 {
+            out = w.update(f64::from(i) * 0.002, 0.001); // 2 rad/s
+        }
+        assert!((out.0 - 2.0).abs() < 1e-6, "{out:?}");
+        assert!(out.1.abs() < 1e-3);
+        assert_eq!(w.update(f64::NAN, 0.001), out);
+    }
+
+    proptest! {
+        #[test]
+        fn output_bounded_and_finite(
+            t in prop_oneof![any::<f64>(), -1e3..1e3f64],
+            v in prop_oneof![any::<f64>(), -50.0..50.0f64],
+            a in any::<f64>(),
+            dt in prop_oneof![any::<f64>(), 0.0..0.01f64],
+            gain in 0.0..5.0f64, damping in 0.0..5.0f64, min in 0.0..1.0f64,
+            knee in 0.1..1.0f64, invert in any::<bool>(),
+        ) {
+            let s = FfbSettings {
+                gain,
+                damping_nm_s_per_rad: damping,
+                min_force_nm: min,
+                soft_clip_knee: knee,
+                friction_nm: 0.3,
+                inertia_kg_m2: 0.01,
+                ..FfbSettings::default()
+            };
+            let mut p = FfbPipeline::new(PipelineParams::new(&s, 5.0, invert), 100);
+            for _ in 0..3 {
+                let out = p.process(&FfbInput { column_torque_nm: t, wheel_speed_rad_s: v, wheel_accel_rad_s2: a }, dt);
+                prop_assert!(out.torque_nm.is_finite() && out.torque_nm.abs() <= 4.0 + 1e-12);
+                prop_assert!(out.level.is_finite() && out.level.abs() <= 1.0);
+            }
+        }
+    }
+}

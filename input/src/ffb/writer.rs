@@ -1,0 +1,192 @@
+//! The force-feedback writer thread: latest value wins.
+//!
+//! The sim thread must never wait for a USB write (`reference_sims.md` section 4: slow FFB
+//! calls have blocked other games' loops). [`FfbWriter::store`] puts the newest level in an
+//! atomic (the `f64` bits in an `AtomicU64`) and bumps a sequence number; that is all the
+//! sim thread does. A writer thread wakes at the backend's rate, reads the newest level and
+//! sends it if it changed, so a slow write only delays the next write, never the tick, and
+//! values that arrive while a write is in progress are skipped, not queued.
+//!
+//! The writer has its own [`Watchdog`]: if the sequence number stops moving (the sim thread
+//! stalled or died), the output ramps to zero even though nobody calls into the sim side.
+//! Dropping the writer stops the thread, sends zero and calls the backend's `stop`.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::ffb::backend::{FfbBackend, FfbError, sanitize_level};
+use crate::ffb::safety::{WATCHDOG_RAMP, Watchdog};
+
+/// How the writer thread runs.
+#[derive(Clone, Debug)]
+pub struct WriterConfig {
+    /// Write rate (Hz); `None` uses the backend's [`FfbBackend::max_rate_hz`].
+    pub rate_hz: Option<f64>,
+    /// Ramp the output to zero when no value was stored for this long; `None` disables the
+    /// writer-side watchdog (tests only: the sim side has its own).
+    pub watchdog: Option<Duration>,
+    /// Thread name.
+    pub name: String,
+}
+
+impl Default for WriterConfig {
+    fn default() -> Self {
+        Self {
+            rate_hz: None,
+            watchdog: Some(Duration::from_millis(50)),
+            name: "ffb-writer".to_owned(),
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+struct Shared {
+    level_bits: AtomicU64,
+    seq: AtomicU64,
+    quit: AtomicBool,
+    failed: AtomicBool,
+    writes: AtomicU64,
+}
+
+/// Handle to the writer thread (see the module docs). Implements [`FfbBackend`], so the
+/// sim-side [`crate::ffb::output::FfbOutput`] can write through it unchanged.
+#[derive(Debug)]
+pub struct FfbWriter {
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+    rate_hz: f64,
+}
+
+impl FfbWriter {
+    /// Starts a writer thread that owns `backend`.
+    ///
+    /// # Errors
+    /// The operating system's error when the thread cannot be spawned.
+    pub fn spawn<B: FfbBackend + Send + 'static>(
+        backend: B,
+        config: WriterConfig,
+    ) -> std::io::Result<Self> {
+        let rate_hz = config
+            .rate_hz
+            .unwrap_or_else(|| backend.max_rate_hz())
+            .clamp(1.0, 10_000.0);
+        let rate_hz = if rate_hz.is_finite() { rate_hz } else { 500.0 };
+        let shared = Arc::new(Shared::default());
+        let thread_shared = Arc::clone(&shared);
+        let watchdog = config.watchdog;
+        let thread = std::thread::Builder::new()
+            .name(config.name)
+            .spawn(move || run(backend, &thread_shared, rate_hz, watchdog))?;
+        Ok(Self {
+            shared,
+            thread: Some(thread),
+            rate_hz,
+        })
+    }
+
+    /// Stores the newest level (-1..1). Wait-free: two atomic stores.
+    pub fn store(&self, level: f64) {
+        self.shared
+            .level_bits
+            .store(sanitize_level(level).to_bits(), Ordering::Release);
+        self.shared.seq.fetch_add(1, Ordering::Release);
+    }
+
+    /// Whether the backend has failed a write since the writer started.
+    pub fn failed(&self) -> bool {
+        self.shared.failed.load(Ordering::Acquire)
+    }
+
+    /// How many writes the thread has made (successful or not).
+    pub fn writes(&self) -> u64 {
+        self.shared.writes.load(Ordering::Acquire)
+    }
+
+    /// The rate the thread writes at (Hz).
+    pub fn rate_hz(&self) -> f64 {
+        self.rate_hz
+    }
+
+    /// Stops the thread (sending zero and `stop` to the backend) and waits for it.
+    pub fn shutdown(mut self) {
+        self.join();
+    }
+
+    fn join(&mut self) {
+        self.shared.quit.store(true, Ordering::Release);
+        if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
+            // A panicking backend has already stopped sending; nothing more to do.
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for FfbWriter {
+    fn drop(&mut self) {
+        self.join();
+    }
+}
+
+impl FfbBackend for FfbWriter {
+    /// Storing never blocks, so the sim may store every tick.
+    fn max_rate_hz(&self) -> f64 {
+        f64::INFINITY
+    }
+
+    fn send_level(&mut self, level: f64) -> Result<(), FfbError> {
+        self.store(level);
+        if self.failed() {
+            Err(FfbError::WriterFailed)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn stop(&mut self) -> Result<(), FfbError> {
+        self.store(0.0);
+        Ok(())
+    }
+}
+
+fn run<B: FfbBackend>(mut backend: B, shared: &Shared, rate_hz: f64, watchdog: Option<Duration>) {
+    let start = Instant::now();
+    let period = Duration::from_secs_f64(1.0 / rate_hz);
+    let mut dog = watchdog.map(|timeout| Watchdog::new(timeout, WATCHDOG_RAMP));
+    let mut last_seq = 0u64;
+    let mut last_sent: Option<f64> = None;
+    let mut next = Instant::now();
+    while !shared.quit.load(Ordering::Acquire) {
+        let seq = shared.seq.load(Ordering::Acquire);
+        let level = f64::from_bits(shared.level_bits.load(Ordering::Acquire));
+        let now = start.elapsed();
+        if seq != last_seq {
+            last_seq = seq;
+            if let Some(d) = dog.as_mut() {
+                d.feed(now);
+            }
+        }
+        let factor = dog.as_ref().map_or(1.0, |d| d.factor(now));
+        let out = sanitize_level(level) * factor;
+        if last_sent.is_none_or(|sent| sent.to_bits() != out.to_bits()) {
+            shared.writes.fetch_add(1, Ordering::AcqRel);
+            if backend.send_level(out).is_ok() {
+                last_sent = Some(out);
+            } else {
+                shared.failed.store(true, Ordering::Release);
+                last_sent = None;
+            }
+        }
+        next += period;
+        let wake = Instant::now();
+        if next < wake {
+            // Behind (a slow write): do not burst to catch up, just carry on.
+            next = wake;
+        }
+        std::thread::park_timeout(next - wake);
+    }
+    let _ = backend.send_level(0.0);
+    let _ = backend.stop();
+}
