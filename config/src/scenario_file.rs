@@ -213,8 +213,8 @@ pub struct LapsTest {
 impl Default for LapsTest {
     fn default() -> Self {
         Self {
-            lateral_g: 0.8,
-            braking_g: 0.8,
+            lateral_g: 0.7,
+            braking_g: 0.7,
             default_duration_s: 300.0,
         }
     }

@@ -82,6 +82,22 @@ fn signs_follow_iso_w() {
             at(base.with_alpha(0.02)).mz > 0.0,
             "{name}: small +alpha must give a self-aligning +Mz"
         );
+        // Rolling backwards the same rules hold: a wheel spinning forward faster than the
+        // ground (kappa > 0) pushes forward, and +alpha still gives -Fy.
+        let mut reverse = base;
+        reverse.vx = -base.vx;
+        assert!(
+            at(reverse.with_kappa(0.05)).fx > 0.0,
+            "{name}: reversing, +kappa must give +Fx"
+        );
+        assert!(
+            at(reverse.with_kappa(-0.05)).fx < 0.0,
+            "{name}: reversing, -kappa must give -Fx"
+        );
+        assert!(
+            at(reverse.with_alpha(0.05)).fy < 0.0,
+            "{name}: reversing, +alpha must give -Fy"
+        );
         // A right-hand turn: slip angles positive, forces to the right (-y), moment aligning.
         let turn = at(base.with_alpha(0.08));
         assert!(turn.fy < 0.0, "{name}: right-hand turn force");

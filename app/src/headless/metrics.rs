@@ -112,10 +112,11 @@ fn solve3(mut a: [[f64; 3]; 3], mut b: [f64; 3]) -> Option<[f64; 3]> {
         }
         a.swap(col, pivot);
         b.swap(col, pivot);
+        let pivot_row = a[col];
         for row in col + 1..3 {
-            let factor = a[row][col] / a[col][col];
-            for k in col..3 {
-                a[row][k] -= factor * a[col][k];
+            let factor = a[row][col] / pivot_row[col];
+            for (target, source) in a[row].iter_mut().zip(pivot_row).skip(col) {
+                *target -= factor * source;
             }
             b[row] -= factor * b[col];
         }
@@ -167,14 +168,14 @@ mod tests {
 
     /// Constant acceleration a from rest: v = a t, x = a t² / 2.
     fn constant_accel(a: f64, seconds: f64) -> Vec<StraightSample> {
-        (0..=(seconds * 1000.0) as usize)
-            .map(|i| {
-                let t = i as f64 * 0.001;
-                StraightSample {
-                    t,
-                    distance: 0.5 * a * t * t,
-                    speed: a * t,
-                }
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let ticks = (seconds * 1000.0).round() as u32;
+        (0..=ticks)
+            .map(|i| f64::from(i) * 0.001)
+            .map(|t| StraightSample {
+                t,
+                distance: 0.5 * a * t * t,
+                speed: a * t,
             })
             .collect()
     }

@@ -165,7 +165,7 @@ pub fn top_speed(sim: &mut Sim<'_>, test: &TopSpeedTest) -> Result<Metrics> {
             ..Controls::default()
         })?;
         samples.push(straight_sample(sim, t0, origin, direction));
-        if sim.ticks % 1000 == 0 && last.t > 20.0 {
+        if sim.ticks.is_multiple_of(1000) && last.t > 20.0 {
             // Judge on the last 10 s only: the trace is long.
             let from = samples.len().saturating_sub(10_001);
             top = steady_top_speed(&samples[from..], 5.0, settle_m_s);
@@ -293,11 +293,10 @@ pub fn lane_change(sim: &mut Sim<'_>, test: &LaneChangeTest) -> Result<Metrics> 
         previous.map_or(0.0, gripline_physics::track::Lane::centre_m)
     };
     let end = course.length_m();
-    let points: Vec<DVec2> = (-80..=(end as i64 + 60))
-        .map(|s| {
-            let s = s as f64;
-            to_world(s, centre_at(s))
-        })
+    let count = u32::try_from(ticks((end + 140.0) / 1000.0)).unwrap_or(1000);
+    let points: Vec<DVec2> = (0..=count)
+        .map(|i| -80.0 + f64::from(i))
+        .map(|s| to_world(s, centre_at(s)))
         .collect();
     let mut keeper = LineKeeper::new(Path::new(&points, false)?);
     let start = to_world(-60.0, centre_at(0.0));
@@ -393,7 +392,7 @@ pub fn step_steer(sim: &mut Sim<'_>, test: &StepSteerTest) -> Result<Metrics> {
     }
     let target = test.steering_wheel_deg.to_radians();
     let t_step = sim.snapshot().time_s + 0.5;
-    let mut samples = Vec::with_capacity(ticks(5.0) as usize);
+    let mut samples = Vec::new();
     for _ in 0..ticks(5.0) {
         let t = sim.snapshot().time_s;
         let u = if test.ramp_s > 0.0 {
@@ -450,7 +449,7 @@ pub fn coastdown(sim: &mut Sim<'_>, test: &CoastdownTest) -> Result<Metrics> {
             ..Controls::default()
         })?;
         let sample = straight_sample(sim, t0, origin, direction);
-        if sim.ticks % 100 == 0 {
+        if sim.ticks.is_multiple_of(100) {
             samples.push(sample);
         }
         if sample.speed < end || sample.t > 600.0 {
@@ -492,7 +491,7 @@ pub fn laps(sim: &mut Sim<'_>, test: &LapsTest, duration_s: f64) -> Result<Metri
         max_speed_m_s: 85.0,
     };
     let profile = SpeedProfile::plan(&path, &limits, 2.0);
-    let first = centre.samples()[0];
+    let first = centre.sample_at(0.0).context("empty centre line")?;
     let heading = first.tangent.y.atan2(first.tangent.x);
     sim.place(first.position.truncate(), heading, GearboxMode::Automatic)?;
     settle(sim, 0.5)?;

@@ -61,7 +61,7 @@ impl Recorder {
     /// # Errors
     /// When the file cannot be written.
     pub fn record(&mut self, s: &Snapshot) -> Result<()> {
-        let due = self.count % self.every == 0;
+        let due = self.count.is_multiple_of(self.every);
         self.count += 1;
         if !due {
             return Ok(());

@@ -22,8 +22,8 @@ pub struct SpeedControlGains {
 impl Default for SpeedControlGains {
     fn default() -> Self {
         Self {
-            proportional: 0.4,
-            integral: 0.08,
+            proportional: 1.0,
+            integral: 0.1,
             dead_band_m_s: 0.3,
         }
     }

@@ -698,8 +698,21 @@ impl MagicFormula {
 }
 
 impl TireModel for MagicFormula {
+    /// Evaluates under the library's ISO-W contract. `MFeval` and TNO's MF-Tyre define the
+    /// longitudinal slip with the *signed* speed, `kappa = -Vsx / Vx`, so that a wheel
+    /// rolling backwards reads the slip in its own direction of travel; the library defines
+    /// it with `|Vx|` for every model (positive kappa always pushes forward). For `Vx < 0`
+    /// the slip is converted here; [`MagicFormula::evaluate_detailed`] keeps `MFeval`'s
+    /// convention, which the conformance tests check.
     fn evaluate(&self, input: &TireInput) -> TireOutput {
-        let e = self.evaluate_detailed(input);
+        let e = if input.vx < 0.0 {
+            self.evaluate_detailed(&TireInput {
+                kappa: -input.kappa,
+                ..*input
+            })
+        } else {
+            self.evaluate_detailed(input)
+        };
         TireOutput {
             fx: e.fx,
             fy: e.fy,
