@@ -142,7 +142,7 @@ pub fn braking(sim: &mut Sim<'_>, test: &BrakingTest) -> Result<Metrics> {
     Ok(m)
 }
 
-/// Full throttle until the speed settles.
+/// Full throttle through the gears, then held in top gear until the speed settles.
 pub fn top_speed(sim: &mut Sim<'_>, test: &TopSpeedTest) -> Result<Metrics> {
     let (start, heading) = sim.world.straight_start()?;
     sim.place(start, heading, GearboxMode::Automatic)?;
@@ -154,6 +154,10 @@ pub fn top_speed(sim: &mut Sim<'_>, test: &TopSpeedTest) -> Result<Metrics> {
     let mut samples = vec![straight_sample(sim, t0, origin, direction)];
     let settle_m_s = test.settle_kmh * KMH;
     let mut top = None;
+    // The speed only counts as settled in one gear: around an upshift it briefly stalls.
+    let mut gear = sim.snapshot().powertrain.gear;
+    let mut gear_since = 0.0;
+    let top_gear = sim.vehicle.params().powertrain.gearbox.top_gear();
     while let Some(&last) = samples.last() {
         if last.t >= test.max_duration_s {
             break;
@@ -165,7 +169,19 @@ pub fn top_speed(sim: &mut Sim<'_>, test: &TopSpeedTest) -> Result<Metrics> {
             ..Controls::default()
         })?;
         samples.push(straight_sample(sim, t0, origin, direction));
-        if sim.ticks.is_multiple_of(1000) && last.t > 20.0 {
+        let now_gear = sim.snapshot().powertrain.gear;
+        if now_gear != gear {
+            gear = now_gear;
+            gear_since = last.t;
+            // Top speed is measured in top gear, held there as a driver would hold it: the
+            // automatic would drop back to the gear below for its power and hunt between them.
+            if gear == top_gear {
+                sim.vehicle
+                    .powertrain_mut()
+                    .set_mode(GearboxMode::Sequential);
+            }
+        }
+        if sim.ticks.is_multiple_of(1000) && last.t > 20.0 && last.t - gear_since > 10.0 {
             // Judge on the last 10 s only: the trace is long.
             let from = samples.len().saturating_sub(10_001);
             top = steady_top_speed(&samples[from..], 5.0, settle_m_s);
@@ -272,6 +288,7 @@ pub fn lane_change(sim: &mut Sim<'_>, test: &LaneChangeTest) -> Result<Metrics> 
     let (forward, left) = course.axes();
     let to_world = |station: f64, lateral: f64| course.world_xy(station, lateral).truncate();
     // The line: lane centres, joined by half-cosine transitions, with run-in and run-out.
+    // The preview is shorter than on open road: the gates are 15 to 25 m long.
     let centre_at = |station: f64| -> f64 {
         let mut previous: Option<&gripline_physics::track::Lane> = None;
         for lane in &lanes {
@@ -298,7 +315,7 @@ pub fn lane_change(sim: &mut Sim<'_>, test: &LaneChangeTest) -> Result<Metrics> 
         .map(|i| -80.0 + f64::from(i))
         .map(|s| to_world(s, centre_at(s)))
         .collect();
-    let mut keeper = LineKeeper::new(Path::new(&points, false)?);
+    let mut keeper = LineKeeper::new(Path::new(&points, false)?).with_preview(0.45);
     let start = to_world(-60.0, centre_at(0.0));
     let heading = forward.y.atan2(forward.x);
     sim.place(start, heading, GearboxMode::Automatic)?;

@@ -129,6 +129,14 @@ impl LineKeeper {
         }
     }
 
+    /// The same keeper looking `preview_time_s` ahead (shorter for tight manoeuvres).
+    #[must_use]
+    pub fn with_preview(mut self, preview_time_s: f64) -> Self {
+        self.steering.preview_time_s = preview_time_s;
+        self.steering.min_preview_m = self.steering.min_preview_m.min(4.0);
+        self
+    }
+
     /// A straight line from `start` along `heading` for `length` metres.
     ///
     /// # Errors

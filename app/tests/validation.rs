@@ -1,0 +1,146 @@
+//! Validation of the vehicle model through the headless runner, as a user runs it.
+//!
+//! The Corvette C5 against its published road tests (Car and Driver, Motor Trend and
+//! Chevrolet's figures for the 1997-2004 coupe): 0-60 mph 4.8 s, quarter mile 13.3 s at
+//! 108 mph, 60-0 mph in 116 ft, top speed 172 mph (drag-limited in 6th), skidpad 0.90-0.93 g.
+//! Bands: +-7 % on times and distances, +-3 % on top speed, +-0.05 g on the skidpad.
+//! Every other scenario runs for all three shipped cars and gives finite, plausible figures.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn headless(vehicle: &str, scenario: &str) -> serde_json::Map<String, Value> {
+    let out = Command::new(env!("CARGO_BIN_EXE_gripline"))
+        .args(["headless", "--vehicle", vehicle, "--scenario", scenario])
+        .env(
+            "GRIPLINE_ASSETS",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets"),
+        )
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{vehicle} {scenario}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    summary["metrics"].as_object().unwrap().clone()
+}
+
+fn number(metrics: &serde_json::Map<String, Value>, name: &str) -> f64 {
+    metrics[name]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{name} missing or null in {metrics:?}"))
+}
+
+fn within(name: &str, got: f64, reference: f64, band: f64) {
+    let error = got / reference - 1.0;
+    eprintln!("{name}: {got:.3} vs {reference} ({:+.1} %)", 100.0 * error);
+    assert!(
+        error.abs() <= band,
+        "{name}: {got} is {:+.1} % from the road test's {reference} (band {:.0} %)",
+        100.0 * error,
+        100.0 * band
+    );
+}
+
+#[test]
+fn corvette_launch_matches_road_tests() {
+    let m = headless("corvette-c5", "launch");
+    within("0-60 mph (s)", number(&m, "t_0_60mph_s"), 4.8, 0.07);
+    within("quarter mile (s)", number(&m, "quarter_mile_s"), 13.3, 0.07);
+    within(
+        "trap speed (mph)",
+        number(&m, "quarter_mile_speed_mph"),
+        108.0,
+        0.07,
+    );
+}
+
+#[test]
+fn corvette_braking_matches_road_tests() {
+    let m = headless("corvette-c5", "braking");
+    within(
+        "60-0 mph (ft)",
+        number(&m, "stop_distance_60_0mph_ft"),
+        116.0,
+        0.07,
+    );
+    // Locked wheels stop longer than ABS at the tyres' peak.
+    assert!(number(&m, "stop_distance_60_0mph_no_abs_m") > number(&m, "stop_distance_60_0mph_m"));
+}
+
+#[test]
+fn corvette_top_speed_matches_the_published_figure() {
+    let m = headless("corvette-c5", "top-speed");
+    within("top speed (mph)", number(&m, "top_speed_mph"), 172.0, 0.03);
+    assert_eq!(m["top_speed_gear"], 6, "drag-limited in 6th");
+}
+
+#[test]
+fn corvette_skidpad_matches_road_tests() {
+    let g = number(&headless("corvette-c5", "skidpad"), "skidpad_max_lat_g");
+    eprintln!("skidpad: {g:.3} g vs 0.90-0.93 g");
+    assert!(
+        (0.85..=0.98).contains(&g),
+        "skidpad {g} g outside 0.90-0.93 +- 0.05"
+    );
+}
+
+#[test]
+fn every_car_runs_every_scenario() {
+    for vehicle in ["corvette-c5", "hatchback-fwd", "rally-awd"] {
+        let launch = headless(vehicle, "launch");
+        let t60 = number(&launch, "t_0_60mph_s");
+        assert!((2.5..20.0).contains(&t60), "{vehicle}: 0-60 {t60} s");
+        let stop = number(&headless(vehicle, "braking"), "stop_distance_60_0mph_m");
+        assert!((25.0..60.0).contains(&stop), "{vehicle}: 60-0 {stop} m");
+        let top = number(&headless(vehicle, "top-speed"), "top_speed_kmh");
+        assert!(
+            (150.0..320.0).contains(&top),
+            "{vehicle}: top speed {top} km/h"
+        );
+        let skidpad = number(&headless(vehicle, "skidpad"), "skidpad_max_lat_g");
+        assert!(
+            (0.6..1.2).contains(&skidpad),
+            "{vehicle}: skidpad {skidpad} g"
+        );
+        let lane = headless(vehicle, "iso3888-1");
+        let yaw = number(&lane, "peak_yaw_rate_deg_s");
+        assert!(
+            yaw > 5.0 && yaw < 90.0,
+            "{vehicle}: lane-change yaw rate {yaw}"
+        );
+        let step = headless(vehicle, "step-steer");
+        let response = number(&step, "yaw_rate_response_time_s");
+        assert!(
+            (0.05..0.6).contains(&response),
+            "{vehicle}: response {response} s"
+        );
+        let coast = headless(vehicle, "coastdown");
+        // The fitted aerodynamic term is the car's own 0.5 rho Cd A within 5 %, and the
+        // constant term its rolling resistance m g c0 within 10 % (SAE J2263 road load).
+        let file =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../assets/vehicles/{vehicle}.ron"));
+        let p = gripline_config::vehicle_file::load_vehicle(&file)
+            .unwrap()
+            .params;
+        let aero =
+            0.5 * p.aero.air_density_kg_per_m3 * p.aero.drag_coefficient * p.aero.frontal_area_m2;
+        within(
+            &format!("{vehicle} coast-down c"),
+            number(&coast, "coast_c_n_per_m2s2"),
+            aero,
+            0.05,
+        );
+        let rolling = p.chassis.mass_kg * 9.81 * p.front.wheel.rolling_resistance_c0;
+        within(
+            &format!("{vehicle} coast-down a"),
+            number(&coast, "coast_a_n"),
+            rolling,
+            0.10,
+        );
+    }
+}
