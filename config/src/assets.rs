@@ -95,24 +95,3 @@ fn resolve(
         searched: searched.join(", "),
     })
 }
-
-/// Every tyre file shipped in `assets/tyres/`, sorted by name.
-pub fn shipped_tyres() -> Vec<PathBuf> {
-    let Some(dir) = assets_dir().map(|a| a.join("tyres")) else {
-        return Vec::new();
-    };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| {
-            matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("ron" | "tir")
-            )
-        })
-        .collect();
-    files.sort();
-    files
-}

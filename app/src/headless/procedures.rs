@@ -58,15 +58,41 @@ fn ticks(seconds: f64) -> u64 {
     (seconds / DT).round().max(0.0) as u64
 }
 
+/// A straight-line run from the world's straight start: the car placed and settled, the
+/// direction of travel, where and when the run starts, and a keeper for the line.
+struct StraightRun {
+    direction: DVec2,
+    origin: DVec2,
+    t0: f64,
+    keeper: LineKeeper,
+}
+
+impl StraightRun {
+    /// Places the car at the straight's start in `mode` and lets it settle for `settle_s`.
+    fn start(sim: &mut Sim<'_>, mode: GearboxMode, settle_s: f64) -> Result<Self> {
+        let (start, heading) = sim.world.straight_start()?;
+        sim.place(start, heading, mode)?;
+        settle(sim, settle_s)?;
+        let origin = sim.snapshot().position.truncate();
+        Ok(Self {
+            direction: DVec2::new(heading.cos(), heading.sin()),
+            origin,
+            t0: sim.snapshot().time_s,
+            // Far enough for any run on the endless plane; a track ends sooner anyway.
+            keeper: LineKeeper::straight(origin, heading, 1.0e5)?,
+        })
+    }
+}
+
 /// Standing start at full throttle, shifts by the automatic gearbox near the redline.
 pub fn launch(sim: &mut Sim<'_>, test: &LaunchTest) -> Result<Metrics> {
-    let (start, heading) = sim.world.straight_start()?;
-    sim.place(start, heading, GearboxMode::Automatic)?;
-    settle(sim, 1.0)?;
-    let direction = DVec2::new(heading.cos(), heading.sin());
-    let origin = sim.snapshot().position.truncate();
-    let t0 = sim.snapshot().time_s;
-    let mut keeper = LineKeeper::straight(origin, heading, 3000.0)?;
+    let StraightRun {
+        direction,
+        origin,
+        t0,
+        mut keeper,
+        ..
+    } = StraightRun::start(sim, GearboxMode::Automatic, 1.0)?;
     let mut samples = vec![straight_sample(sim, t0, origin, direction)];
     while samples
         .last()
@@ -100,19 +126,19 @@ pub fn launch(sim: &mut Sim<'_>, test: &LaunchTest) -> Result<Metrics> {
 
 /// One full stop from `speed` m/s with the brake pedal floored; returns the distance (m).
 fn stop(sim: &mut Sim<'_>, speed: f64, abs: bool) -> Result<f64> {
-    let (start, heading) = sim.world.straight_start()?;
-    sim.place(start, heading, GearboxMode::Automatic)?;
     let mut aids = sim.vehicle.params().aids.clone();
     aids.abs_enabled = abs;
     sim.vehicle
         .set_aids(aids)
         .map_err(|e| anyhow::anyhow!("aids: {e}"))?;
-    settle(sim, 0.5)?;
+    let StraightRun {
+        direction,
+        origin,
+        t0,
+        mut keeper,
+        ..
+    } = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?;
     sim.vehicle.set_forward_speed(speed);
-    let direction = DVec2::new(heading.cos(), heading.sin());
-    let origin = sim.snapshot().position.truncate();
-    let t0 = sim.snapshot().time_s;
-    let mut keeper = LineKeeper::straight(origin, heading, 3000.0)?;
     let mut samples = vec![StraightSample {
         t: 0.0,
         distance: 0.0,
@@ -144,13 +170,13 @@ pub fn braking(sim: &mut Sim<'_>, test: &BrakingTest) -> Result<Metrics> {
 
 /// Full throttle through the gears, then held in top gear until the speed settles.
 pub fn top_speed(sim: &mut Sim<'_>, test: &TopSpeedTest) -> Result<Metrics> {
-    let (start, heading) = sim.world.straight_start()?;
-    sim.place(start, heading, GearboxMode::Automatic)?;
-    settle(sim, 0.5)?;
-    let direction = DVec2::new(heading.cos(), heading.sin());
-    let origin = sim.snapshot().position.truncate();
-    let t0 = sim.snapshot().time_s;
-    let mut keeper = LineKeeper::straight(origin, heading, 1.0e5)?;
+    let StraightRun {
+        direction,
+        origin,
+        t0,
+        mut keeper,
+        ..
+    } = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?;
     let mut samples = vec![straight_sample(sim, t0, origin, direction)];
     let settle_m_s = test.settle_kmh * KMH;
     let mut top = None;
@@ -387,13 +413,9 @@ pub fn lane_change(sim: &mut Sim<'_>, test: &LaneChangeTest) -> Result<Metrics> 
 
 /// Step steer at constant throttle (ISO 7401).
 pub fn step_steer(sim: &mut Sim<'_>, test: &StepSteerTest) -> Result<Metrics> {
-    let (start, heading) = sim.world.straight_start()?;
-    sim.place(start, heading, GearboxMode::Automatic)?;
-    settle(sim, 0.5)?;
+    let mut keeper = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?.keeper;
     let speed = test.speed_kmh * KMH;
     sim.vehicle.set_forward_speed(speed);
-    let origin = sim.snapshot().position.truncate();
-    let mut keeper = LineKeeper::straight(origin, heading, 1.0e4)?;
     let mut speed_control = SpeedController::new(SpeedControlGains::default());
     let mut throttle = 0.0;
     for _ in 0..ticks(3.0) {
@@ -448,15 +470,15 @@ pub fn step_steer(sim: &mut Sim<'_>, test: &StepSteerTest) -> Result<Metrics> {
 
 /// Coast-down in neutral, and the fitted road-load polynomial.
 pub fn coastdown(sim: &mut Sim<'_>, test: &CoastdownTest) -> Result<Metrics> {
-    let (start, heading) = sim.world.straight_start()?;
-    sim.place(start, heading, GearboxMode::Sequential)?;
+    let StraightRun {
+        direction,
+        origin,
+        t0,
+        mut keeper,
+        ..
+    } = StraightRun::start(sim, GearboxMode::Sequential, 0.5)?;
     sim.vehicle.powertrain_mut().set_gear(0);
-    settle(sim, 0.5)?;
     sim.vehicle.set_forward_speed(test.start_speed_kmh * KMH);
-    let direction = DVec2::new(heading.cos(), heading.sin());
-    let origin = sim.snapshot().position.truncate();
-    let t0 = sim.snapshot().time_s;
-    let mut keeper = LineKeeper::straight(origin, heading, 1.0e5)?;
     let mut samples = Vec::new();
     let end = test.end_speed_kmh * KMH;
     loop {
