@@ -112,6 +112,28 @@ pub struct EngineParams {
 }
 
 impl EngineParams {
+    /// The same engine with its curves replaced by a flywheel (net) torque curve and a
+    /// resistive curve at the same engine speeds: the full-load curve is their sum, so the
+    /// engine delivers `flywheel_nm` at full throttle. The three slices have equal lengths
+    /// (extra entries of the longer ones are ignored).
+    #[must_use]
+    pub fn with_flywheel_curve(
+        mut self,
+        rpm: &[f64],
+        flywheel_nm: &[f64],
+        resist_nm: &[f64],
+    ) -> Self {
+        let points = rpm.iter().zip(flywheel_nm).zip(resist_nm);
+        self.torque_curve = points
+            .clone()
+            .map(|((&r, &net), &loss)| TorquePoint::new(r, net + loss))
+            .collect();
+        self.resistive_curve = points
+            .map(|((&r, _), &loss)| TorquePoint::new(r, loss))
+            .collect();
+        self
+    }
+
     /// A Chevrolet Corvette C5's LS1 (5.7 L V8, 345 hp at 5600 rpm, 350 lb·ft at 4400 rpm).
     ///
     /// The full-load curve is an estimate: it is shaped so that the flywheel torque

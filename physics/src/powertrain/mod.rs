@@ -143,15 +143,7 @@ impl PowertrainParams {
             90.0, 115.0, 135.0, 148.0, 155.0, 155.0, 146.0, 135.0, 120.0, 100.0,
         ];
         const RESIST_NM: [f64; 10] = [10.0, 13.0, 16.0, 19.0, 22.0, 24.0, 28.0, 30.0, 32.0, 35.0];
-        let mut engine = EngineParams {
-            torque_curve: (0..RPM.len())
-                .map(|i| TorquePoint::new(RPM[i], FLYWHEEL_NM[i] + RESIST_NM[i]))
-                .collect(),
-            resistive_curve: (0..RPM.len())
-                .map(|i| TorquePoint::new(RPM[i], RESIST_NM[i]))
-                .collect(),
-            ..EngineParams::ls1()
-        };
+        let mut engine = EngineParams::ls1().with_flywheel_curve(&RPM, &FLYWHEEL_NM, &RESIST_NM);
         engine.inertia_kg_m2 = 0.12;
         engine.idle_rpm = 800.0;
         engine.redline_rpm = 6500.0;
@@ -207,15 +199,7 @@ impl PowertrainParams {
             150.0, 200.0, 300.0, 420.0, 430.0, 410.0, 370.0, 300.0, 250.0,
         ];
         const RESIST_NM: [f64; 9] = [15.0, 20.0, 25.0, 30.0, 36.0, 42.0, 48.0, 55.0, 60.0];
-        let mut engine = EngineParams {
-            torque_curve: (0..RPM.len())
-                .map(|i| TorquePoint::new(RPM[i], FLYWHEEL_NM[i] + RESIST_NM[i]))
-                .collect(),
-            resistive_curve: (0..RPM.len())
-                .map(|i| TorquePoint::new(RPM[i], RESIST_NM[i]))
-                .collect(),
-            ..EngineParams::ls1()
-        };
+        let mut engine = EngineParams::ls1().with_flywheel_curve(&RPM, &FLYWHEEL_NM, &RESIST_NM);
         engine.inertia_kg_m2 = 0.15;
         engine.idle_rpm = 1000.0;
         engine.redline_rpm = 7500.0;
