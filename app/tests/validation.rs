@@ -89,6 +89,48 @@ fn corvette_skidpad_matches_road_tests() {
     );
 }
 
+/// The driver model laps the circuit with every car: at least two laps in 300 s, on the road.
+#[test]
+fn every_car_laps_the_circuit() {
+    for vehicle in ["corvette-c5", "hatchback-fwd", "rally-awd"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_gripline"))
+            .args([
+                "headless",
+                "--vehicle",
+                vehicle,
+                "--scenario",
+                "laps",
+                "--duration",
+                "300",
+            ])
+            .env(
+                "GRIPLINE_ASSETS",
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets"),
+            )
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{vehicle}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let m = summary["metrics"].as_object().unwrap();
+        let laps = m["laps_completed"].as_u64().unwrap();
+        let best = number(m, "best_lap_s");
+        let offset = number(m, "max_lateral_offset_m");
+        eprintln!("{vehicle}: {laps} laps, best {best:.2} s, widest {offset:.2} m off the line");
+        assert!(laps >= 2, "{vehicle}: {laps} laps");
+        // 3.6 km at 0.7 g: between 80 and 180 s a lap.
+        assert!(
+            (80.0..180.0).contains(&best),
+            "{vehicle}: best lap {best} s"
+        );
+        // The road is 12 m wide: the car stays on it.
+        assert!(offset < 5.0, "{vehicle}: {offset} m off the centre line");
+    }
+}
+
 #[test]
 fn every_car_runs_every_scenario() {
     for vehicle in ["corvette-c5", "hatchback-fwd", "rally-awd"] {

@@ -543,7 +543,9 @@ pub fn laps(sim: &mut Sim<'_>, test: &LapsTest, duration_s: f64) -> Result<Metri
     );
     let length = driver.path().length();
     let t_start = sim.snapshot().time_s;
-    let mut lap_start = t_start;
+    // Timing starts when the car first crosses the line (it starts with its rear axle just
+    // behind it); each crossing after that completes a lap.
+    let mut lap_start: Option<f64> = None;
     let mut lap_times = Vec::new();
     let mut previous_station = 0.0;
     let mut worst_offset = 0.0f64;
@@ -560,8 +562,10 @@ pub fn laps(sim: &mut Sim<'_>, test: &LapsTest, duration_s: f64) -> Result<Metri
             worst_offset = worst_offset.max(p.lateral_offset.abs());
             if previous_station > 0.9 * length && p.station < 0.1 * length {
                 let now = sim.snapshot().time_s;
-                lap_times.push(now - lap_start);
-                lap_start = now;
+                if let Some(start) = lap_start {
+                    lap_times.push(now - start);
+                }
+                lap_start = Some(now);
             }
             previous_station = p.station;
         }
@@ -572,7 +576,7 @@ pub fn laps(sim: &mut Sim<'_>, test: &LapsTest, duration_s: f64) -> Result<Metri
             );
         }
     }
-    // The first lap is a standing start; the best lap is the best flying lap when there is one.
+    // The first lap starts from rest; the best lap is the best flying lap when there is one.
     let flying = if lap_times.len() > 1 {
         &lap_times[1..]
     } else {

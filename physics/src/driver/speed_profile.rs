@@ -2,8 +2,10 @@
 //!
 //! The profile samples the path every `step_m`: the corner limit is `v = sqrt(a_lat / |k|)`
 //! for curvature `k`, capped at `max_speed`; a backward pass then enforces the braking limit
-//! `v_i <= sqrt(v_{i+1}^2 + 2 a_brake ds)` so the car arrives at each corner at its speed,
-//! and a forward pass the acceleration limit. Closed paths wrap both passes around the lap.
+//! `v_i <= sqrt(v_{i+1}^2 + 2 a_x ds)` so the car arrives at each corner at its speed, and a
+//! forward pass the acceleration limit. Both share the grip with the corner (friction
+//! circle): `a_x = a_x,max sqrt(1 - (v^2 k / a_lat)^2)`, so the driver does not brake hard
+//! while still turning hard. Closed paths wrap both passes around the lap.
 
 use serde::{Deserialize, Serialize};
 
@@ -67,9 +69,12 @@ impl SpeedProfile {
         let step = step_m.max(0.1);
         let count = saturating_index((path.length() / step).ceil()).max(2);
         let ds = path.length() / count as f64;
-        let mut speeds: Vec<f64> = (0..=count)
-            .map(|i| {
-                let k = path.curvature_at(i as f64 * ds, (2.0 * ds).max(3.0)).abs();
+        let curvature: Vec<f64> = (0..=count)
+            .map(|i| path.curvature_at(i as f64 * ds, (2.0 * ds).max(3.0)).abs())
+            .collect();
+        let mut speeds: Vec<f64> = curvature
+            .iter()
+            .map(|&k| {
                 let corner = if k > 1e-9 {
                     (limits.lateral_accel_m_s2 / k).sqrt()
                 } else {
@@ -78,6 +83,13 @@ impl SpeedProfile {
                 corner.min(limits.max_speed_m_s)
             })
             .collect();
+        // Friction circle: what the corner takes of the grip is not there for braking or
+        // accelerating. A tenth of the longitudinal limit is always kept, so that a corner
+        // taken at its limit speed can still be left.
+        let longitudinal = |limit: f64, v: f64, k: f64| {
+            let lateral = (v * v * k / limits.lateral_accel_m_s2).min(1.0);
+            limit * (1.0 - lateral * lateral).sqrt().max(0.1)
+        };
         let closed = path.is_closed();
         // Two laps of each pass let a closed path's limits wrap past the start line.
         let laps = if closed { 2 } else { 1 };
@@ -88,8 +100,8 @@ impl SpeedProfile {
                 } else {
                     speeds[i + 1]
                 };
-                speeds[i] =
-                    speeds[i].min((next * next + 2.0 * limits.braking_decel_m_s2 * ds).sqrt());
+                let decel = longitudinal(limits.braking_decel_m_s2, next, curvature[i]);
+                speeds[i] = speeds[i].min((next * next + 2.0 * decel * ds).sqrt());
             }
             if closed {
                 speeds[count] = speeds[0];
@@ -98,7 +110,8 @@ impl SpeedProfile {
         for _ in 0..laps {
             for i in 1..=count {
                 let prev = speeds[i - 1];
-                speeds[i] = speeds[i].min((prev * prev + 2.0 * limits.accel_m_s2 * ds).sqrt());
+                let accel = longitudinal(limits.accel_m_s2, prev, curvature[i - 1]);
+                speeds[i] = speeds[i].min((prev * prev + 2.0 * accel * ds).sqrt());
             }
             if closed {
                 speeds[0] = speeds[0].min(speeds[count]);
