@@ -161,6 +161,16 @@ fn every_car_runs_every_scenario() {
             (0.05..0.6).contains(&response),
             "{vehicle}: response {response} s"
         );
+        let script = headless(vehicle, "scripted-brake-turn");
+        let distance = number(&script, "distance_m");
+        assert!(
+            (50.0..200.0).contains(&distance),
+            "{vehicle}: scripted run {distance} m"
+        );
+        assert!(
+            number(&script, "max_lat_g") > 0.1,
+            "{vehicle}: the scripted turn turned"
+        );
         let coast = headless(vehicle, "coastdown");
         // The fitted aerodynamic term is the car's own 0.5 rho Cd A within 5 %, and the
         // constant term its rolling resistance m g c0 within 10 % (SAE J2263 road load).

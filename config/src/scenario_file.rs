@@ -15,6 +15,7 @@
 
 use std::path::Path;
 
+use gripline_physics::controls::Controls;
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
@@ -59,6 +60,32 @@ pub enum ScenarioTest {
     Coastdown(CoastdownTest),
     /// The driver model laps the track: `laps_completed`, `best_lap_s`, `simulated_s`.
     Laps(LapsTest),
+    /// Scripted per-tick inputs from keyframes, from the track's straight start:
+    /// `distance_m`, `final_speed_kmh`, `max_lat_g`, `max_yaw_rate_deg_s`.
+    Script(ScriptTest),
+}
+
+/// One keyframe of a [`ScriptTest`]: these controls from `t_s` until the next keyframe.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Keyframe {
+    /// Time from the start of the script (s).
+    pub t_s: f64,
+    /// The controls held from then on.
+    pub controls: Controls,
+}
+
+/// Parameters of [`ScenarioTest::Script`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptTest {
+    /// Speed at the start (km/h), straight ahead.
+    #[serde(default)]
+    pub start_speed_kmh: f64,
+    /// Length of the run (s).
+    pub duration_s: f64,
+    /// Inputs, in time order; the controls before the first keyframe are all released.
+    pub keyframes: Vec<Keyframe>,
 }
 
 /// Parameters of [`ScenarioTest::Launch`].
@@ -265,6 +292,23 @@ impl Validate for ScenarioTest {
                     "must be below start_speed_kmh",
                 );
             }),
+            ScenarioTest::Script(t) => v.within("Script", |v| {
+                v.non_negative("start_speed_kmh", t.start_speed_kmh);
+                v.positive("duration_s", t.duration_s);
+                v.within("keyframes", |v| {
+                    let mut last = f64::NEG_INFINITY;
+                    for (i, k) in t.keyframes.iter().enumerate() {
+                        v.within(&Validator::index(i), |v| {
+                            v.require(
+                                k.t_s.is_finite() && k.t_s >= 0.0 && k.t_s >= last,
+                                "t_s",
+                                "must be a time at or after the previous keyframe",
+                            );
+                        });
+                        last = k.t_s;
+                    }
+                });
+            }),
             ScenarioTest::Laps(t) => v.within("Laps", |v| {
                 v.in_range("lateral_g", t.lateral_g, 0.05, 3.0);
                 v.in_range("braking_g", t.braking_g, 0.05, 3.0);
@@ -329,6 +373,18 @@ mod tests {
         assert!(
             text.contains("test.Coastdown.end_speed_kmh must be below start_speed_kmh"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn script_keyframes_must_be_in_time_order() {
+        let text = "(name: \"s\", track: \"flat\", test: Script((duration_s: 2.0, keyframes: [\
+                    (t_s: 1.0, controls: (throttle: 1.0)), (t_s: 0.5, controls: (brake: 1.0))])))";
+        let err = parse_scenario_ron(text, Path::new("s.ron")).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("test.Script.keyframes[1].t_s must be a time at or after"),
+            "{err}"
         );
     }
 

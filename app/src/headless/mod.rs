@@ -50,6 +50,7 @@ pub fn run(args: &HeadlessArgs) -> Result<()> {
         ScenarioTest::LaneChange(t) => procedures::lane_change(&mut sim, t),
         ScenarioTest::StepSteer(t) => procedures::step_steer(&mut sim, t),
         ScenarioTest::Coastdown(t) => procedures::coastdown(&mut sim, t),
+        ScenarioTest::Script(t) => procedures::script(&mut sim, t),
         ScenarioTest::Laps(t) => {
             procedures::laps(&mut sim, t, args.duration.unwrap_or(t.default_duration_s))
         }

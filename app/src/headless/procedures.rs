@@ -4,8 +4,8 @@
 use anyhow::{Context, Result, bail};
 use glam::{DVec2, DVec3};
 use gripline_config::scenario_file::{
-    BrakingTest, CoastdownTest, LaneChangeTest, LapsTest, LaunchTest, SkidpadTest, StepSteerTest,
-    TopSpeedTest,
+    BrakingTest, CoastdownTest, LaneChangeTest, LapsTest, LaunchTest, ScriptTest, SkidpadTest,
+    StepSteerTest, TopSpeedTest,
 };
 use gripline_physics::controls::Controls;
 use gripline_physics::driver::{
@@ -590,5 +590,39 @@ pub fn laps(sim: &mut Sim<'_>, test: &LapsTest, duration_s: f64) -> Result<Metri
     put(&mut m, "simulated_s", sim.snapshot().time_s - t_start);
     put(&mut m, "track_length_m", length);
     put(&mut m, "max_lateral_offset_m", worst_offset);
+    Ok(m)
+}
+
+/// Scripted per-tick inputs: each keyframe's controls hold until the next one.
+pub fn script(sim: &mut Sim<'_>, test: &ScriptTest) -> Result<Metrics> {
+    let StraightRun { origin, t0, .. } = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?;
+    sim.vehicle.set_forward_speed(test.start_speed_kmh * KMH);
+    let (mut max_lat, mut max_yaw, mut distance) = (0.0f64, 0.0f64, 0.0);
+    let mut last = origin;
+    let mut next = 0;
+    let mut controls = Controls::default();
+    for _ in 0..ticks(test.duration_s) {
+        let t = sim.snapshot().time_s - t0;
+        while let Some(k) = test.keyframes.get(next).filter(|k| k.t_s <= t) {
+            controls = k.controls;
+            next += 1;
+        }
+        sim.step(&controls)?;
+        let s = sim.snapshot();
+        max_lat = max_lat.max(s.specific_force_body.y.abs() / G);
+        max_yaw = max_yaw.max(s.angular_velocity_body.z.abs());
+        let here = s.position.truncate();
+        distance += here.distance(last);
+        last = here;
+    }
+    let mut m = Metrics::new();
+    put(&mut m, "distance_m", distance);
+    put(
+        &mut m,
+        "final_speed_kmh",
+        sim.snapshot().speed_m_per_s / KMH,
+    );
+    put(&mut m, "max_lat_g", max_lat);
+    put(&mut m, "max_yaw_rate_deg_s", max_yaw.to_degrees());
     Ok(m)
 }
