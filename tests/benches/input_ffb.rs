@@ -1,0 +1,87 @@
+//! The per-tick cost of the input and force-feedback path on the sim thread: one wheel axis
+//! event handled, one `Controls` produced, and one force-feedback level computed through the
+//! whole pipeline and safety gate and handed to the backend (a null backend here; in the app
+//! it is the writer thread's atomic store).
+//!
+//! Run: `cargo bench -p gripline-tests --bench input_ffb`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use gripline_config::axis_calibration::AxisCalibration;
+use gripline_config::bindings::{AxisBinding, AxisControl, Bindings};
+use gripline_config::ffb_settings::FfbSettings;
+use gripline_input::bindings::ControlMapper;
+use gripline_input::device::{
+    AxisRange, DeviceId, DeviceIdentity, DeviceInfo, DeviceKind, DeviceMatch, InputEvent,
+};
+use gripline_input::ffb::backend::{FfbBackend, FfbError};
+use gripline_input::ffb::output::FfbOutput;
+use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams};
+use gripline_input::ffb::safety::{FfbSafety, SafetyConfig};
+
+/// A backend that accepts every level at once.
+struct Null;
+
+impl FfbBackend for Null {
+    fn max_rate_hz(&self) -> f64 {
+        1000.0
+    }
+    fn send_level(&mut self, _level: f64) -> Result<(), FfbError> {
+        Ok(())
+    }
+    fn stop(&mut self) -> Result<(), FfbError> {
+        Ok(())
+    }
+}
+
+fn tick_path(c: &mut Criterion) {
+    let g29 = DeviceIdentity::new(0x046d, 0xc24f, "G29 Driving Force Racing Wheel", "");
+    let bindings = Bindings {
+        axes: vec![AxisBinding {
+            control: AxisControl::Steering,
+            device: DeviceMatch::Device(g29.clone()),
+            axis: 0,
+            calibration: AxisCalibration::default(),
+            rotation_deg: 900.0,
+        }],
+        ..Bindings::default()
+    };
+    let mut mapper = ControlMapper::new(&bindings);
+    let device = DeviceId(1);
+    mapper.handle(&InputEvent::Connected {
+        device,
+        info: DeviceInfo {
+            identity: g29,
+            kind: DeviceKind::Wheel,
+        },
+    });
+    let settings = FfbSettings::default();
+    let pipeline = FfbPipeline::new(PipelineParams::new(&settings, 2.2, false), 1000);
+    let mut output = FfbOutput::new(pipeline, FfbSafety::new(SafetyConfig::default()), Null);
+    output.start(Duration::ZERO);
+    let mut ms = 0u64;
+    c.bench_function("input_and_ffb_tick", |b| {
+        b.iter(|| {
+            ms += 1;
+            let value = i32::try_from(ms % 65_536).unwrap_or(0);
+            mapper.handle(black_box(&InputEvent::Axis {
+                device,
+                axis: 0,
+                value,
+                range: AxisRange::new(0, 65_535),
+            }));
+            let tick = mapper.tick(0.001);
+            let input = FfbInput {
+                column_torque_nm: tick.controls.steering_wheel_rad * 3.0,
+                wheel_speed_rad_s: 0.5,
+                wheel_accel_rad_s2: 0.0,
+            };
+            output.tick(Duration::from_millis(ms), Some(&input), 0.001)
+        });
+    });
+}
+
+criterion_group!(benches, tick_path);
+criterion_main!(benches);
