@@ -20,6 +20,21 @@ pub enum Command {
     Tire(TireArgs),
     /// Run a scenario without a window, as fast as the CPU allows: telemetry and metrics.
     Headless(HeadlessArgs),
+    /// List input devices (wheels, pedals, gamepads): identity, known-wheel model, the
+    /// force-feedback backend that would be used, and live axis and button values.
+    Devices(DevicesArgs),
+}
+
+/// Arguments of `gripline devices`.
+#[derive(Debug, Args)]
+pub struct DevicesArgs {
+    /// Keep polling and redraw the table every 100 ms (stop with Ctrl-C).
+    #[arg(long)]
+    pub watch: bool,
+
+    /// With `--watch`, stop after this many seconds.
+    #[arg(long, value_name = "N", requires = "watch")]
+    pub seconds: Option<f64>,
 }
 
 /// Arguments of `gripline headless`.

@@ -5,12 +5,15 @@
 //!   prints the results as CSV or JSON, and plots the force curves (SVG or PNG).
 //! - `gripline headless`: runs a scenario (launch, braking, skidpad, laps...) without a
 //!   window, as fast as the CPU allows, and reports road-test metrics.
+//! - `gripline devices`: lists input devices (gilrs) with their known-wheel match, the
+//!   force-feedback backend that would be used, and live axis and button values.
 //!
 //! The simulator window, the headless runner and the device tools arrive as further
 //! subcommands; until the window exists, running `gripline` without a subcommand shows the
 //! tyre lab's summary of the default tyre.
 
 mod cli;
+mod devices;
 mod headless;
 mod tyre_lab;
 
@@ -23,6 +26,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(cli::Command::Tire(args)) => tyre_lab::run(&args),
         Some(cli::Command::Headless(args)) => headless::run(&args),
+        Some(cli::Command::Devices(args)) => devices::run(&args),
         None => tyre_lab::run(&cli::TireArgs::default_showcase()),
     };
     match result {

@@ -5,8 +5,9 @@
 //! [`Controls`](gripline_physics::controls::Controls) per tick, and turns the physics'
 //! steering-column torque into force-feedback commands for the wheel's motor.
 //!
-//! This crate is the pure, hardware-independent core. Device backends (gilrs with its filters
-//! off, evdev, hidapi) plug in through two traits and are not part of it yet:
+//! This crate is mostly the pure, hardware-independent core. Device backends plug in through
+//! two traits; the first real one is [`gilrs_backend`] (gilrs with its filters off; evdev and
+//! hidapi are not part of the crate yet):
 //! [`device::InputBackend`] produces [`device::InputEvent`]s, and
 //! [`ffb::backend::FfbBackend`] (over [`ffb::protocol::HidOutput`] for raw HID) takes
 //! force-feedback levels. Scripted implementations of both drive the tests.
@@ -14,6 +15,7 @@
 //! Input, one concept per module:
 //! - [`device`]: stable device identities, the event model, the input-backend trait and a
 //!   scripted device;
+//! - [`gilrs_backend`]: the gilrs input backend and a device listing for `gripline devices`;
 //! - [`known_wheels`]: USB IDs, rotation, FFB backend and peak torque of common wheels;
 //! - [`calibration`]: raw range capture, dead zone, saturation, anti-dead zone, curves,
 //!   invert, rest value, steering rotation 1:1;
@@ -37,5 +39,6 @@ pub mod calibration;
 pub mod device;
 pub mod digital;
 pub mod ffb;
+pub mod gilrs_backend;
 pub mod known_wheels;
 pub mod shifter;
