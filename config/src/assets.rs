@@ -2,7 +2,8 @@
 //!
 //! Assets are found, in order, in `$GRIPLINE_ASSETS`, in `assets/` beside the executable or up
 //! to three folders above it (so `target/release/gripline` finds the checkout's `assets/`),
-//! and in `assets/` of the current directory.
+//! in `assets/` of the current directory, and last in the source checkout the program was
+//! built from.
 
 use std::path::{Path, PathBuf};
 
@@ -23,10 +24,16 @@ pub fn assets_dir() -> Option<PathBuf> {
             .map(|dir| dir.join("assets"))
             .find(|candidate| candidate.join("tyres").is_dir())
     });
-    from_exe.or_else(|| {
-        let cwd = PathBuf::from("assets");
-        cwd.is_dir().then_some(cwd)
-    })
+    from_exe
+        .or_else(|| {
+            let cwd = PathBuf::from("assets");
+            cwd.is_dir().then_some(cwd)
+        })
+        .or_else(|| {
+            // A build from the source checkout (tests, `cargo run` with another target dir).
+            let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets");
+            checkout.join("tyres").is_dir().then_some(checkout)
+        })
 }
 
 /// Resolves a tyre given as a path or as the stem of a file in `assets/tyres/`
