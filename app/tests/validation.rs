@@ -12,8 +12,13 @@ use std::process::Command;
 use serde_json::Value;
 
 fn headless(vehicle: &str, scenario: &str) -> serde_json::Map<String, Value> {
+    headless_with(vehicle, scenario, &[])
+}
+
+fn headless_with(vehicle: &str, scenario: &str, extra: &[&str]) -> serde_json::Map<String, Value> {
     let out = Command::new(env!("CARGO_BIN_EXE_gripline"))
         .args(["headless", "--vehicle", vehicle, "--scenario", scenario])
+        .args(extra)
         .env(
             "GRIPLINE_ASSETS",
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets"),
@@ -93,32 +98,10 @@ fn corvette_skidpad_matches_road_tests() {
 #[test]
 fn every_car_laps_the_circuit() {
     for vehicle in ["corvette-c5", "hatchback-fwd", "rally-awd"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_gripline"))
-            .args([
-                "headless",
-                "--vehicle",
-                vehicle,
-                "--scenario",
-                "laps",
-                "--duration",
-                "300",
-            ])
-            .env(
-                "GRIPLINE_ASSETS",
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("../assets"),
-            )
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{vehicle}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
-        let m = summary["metrics"].as_object().unwrap();
+        let m = headless_with(vehicle, "laps", &["--duration", "300"]);
         let laps = m["laps_completed"].as_u64().unwrap();
-        let best = number(m, "best_lap_s");
-        let offset = number(m, "max_lateral_offset_m");
+        let best = number(&m, "best_lap_s");
+        let offset = number(&m, "max_lateral_offset_m");
         eprintln!("{vehicle}: {laps} laps, best {best:.2} s, widest {offset:.2} m off the line");
         assert!(laps >= 2, "{vehicle}: {laps} laps");
         // 3.6 km at 0.7 g: between 80 and 180 s a lap.

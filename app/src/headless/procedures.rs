@@ -30,16 +30,6 @@ fn put_opt(metrics: &mut Metrics, name: &str, value: Option<f64>) {
     metrics.insert(name.to_owned(), value.map_or(Value::Null, |v| json!(v)));
 }
 
-/// A straight-line sample of the car's progress from `origin` along `direction`.
-fn straight_sample(sim: &Sim<'_>, t0: f64, origin: DVec2, direction: DVec2) -> StraightSample {
-    let s = sim.snapshot();
-    StraightSample {
-        t: s.time_s - t0,
-        distance: (s.position.truncate() - origin).dot(direction),
-        speed: s.velocity_body.x,
-    }
-}
-
 /// Lets the car settle on its suspension, held by the brakes, for `seconds`.
 fn settle(sim: &mut Sim<'_>, seconds: f64) -> Result<()> {
     let hold = Controls {
@@ -82,29 +72,51 @@ impl StraightRun {
             keeper: LineKeeper::straight(origin, heading, 1.0e5)?,
         })
     }
+
+    /// The car's progress since the start, along the line.
+    fn sample(&self, sim: &Sim<'_>) -> StraightSample {
+        let s = sim.snapshot();
+        StraightSample {
+            t: s.time_s - self.t0,
+            distance: (s.position.truncate() - self.origin).dot(self.direction),
+            speed: s.velocity_body.x,
+        }
+    }
+
+    /// One tick with `pedals` (their steering replaced by the line keeper's), and the progress
+    /// after it.
+    fn step(&mut self, sim: &mut Sim<'_>, pedals: Controls) -> Result<StraightSample> {
+        let (steer, _) = self.keeper.steer(sim);
+        sim.step(&Controls {
+            steering_wheel_rad: steer,
+            ..pedals
+        })?;
+        Ok(self.sample(sim))
+    }
 }
+
+/// Only the throttle, floored.
+const FULL_THROTTLE: Controls = Controls {
+    steering_wheel_rad: 0.0,
+    throttle: 1.0,
+    brake: 0.0,
+    clutch: 0.0,
+    handbrake: 0.0,
+    shift_up: false,
+    shift_down: false,
+    h_gear: None,
+    starter: false,
+};
 
 /// Standing start at full throttle, shifts by the automatic gearbox near the redline.
 pub fn launch(sim: &mut Sim<'_>, test: &LaunchTest) -> Result<Metrics> {
-    let StraightRun {
-        direction,
-        origin,
-        t0,
-        mut keeper,
-        ..
-    } = StraightRun::start(sim, GearboxMode::Automatic, 1.0)?;
-    let mut samples = vec![straight_sample(sim, t0, origin, direction)];
+    let mut run = StraightRun::start(sim, GearboxMode::Automatic, 1.0)?;
+    let mut samples = vec![run.sample(sim)];
     while samples
         .last()
         .is_some_and(|s| s.t < test.max_duration_s && s.distance < QUARTER_MILE_M + 20.0)
     {
-        let (steer, _) = keeper.steer(sim);
-        sim.step(&Controls {
-            throttle: 1.0,
-            steering_wheel_rad: steer,
-            ..Controls::default()
-        })?;
-        samples.push(straight_sample(sim, t0, origin, direction));
+        samples.push(run.step(sim, FULL_THROTTLE)?);
     }
     let mut m = Metrics::new();
     put_opt(
@@ -131,27 +143,19 @@ fn stop(sim: &mut Sim<'_>, speed: f64, abs: bool) -> Result<f64> {
     sim.vehicle
         .set_aids(aids)
         .map_err(|e| anyhow::anyhow!("aids: {e}"))?;
-    let StraightRun {
-        direction,
-        origin,
-        t0,
-        mut keeper,
-        ..
-    } = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?;
+    let mut run = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?;
     sim.vehicle.set_forward_speed(speed);
     let mut samples = vec![StraightSample {
         t: 0.0,
         distance: 0.0,
         speed,
     }];
+    let full_brake = Controls {
+        brake: 1.0,
+        ..Controls::default()
+    };
     while samples.last().is_some_and(|s| s.speed > 0.01 && s.t < 30.0) {
-        let (steer, _) = keeper.steer(sim);
-        sim.step(&Controls {
-            brake: 1.0,
-            steering_wheel_rad: steer,
-            ..Controls::default()
-        })?;
-        samples.push(straight_sample(sim, t0, origin, direction));
+        samples.push(run.step(sim, full_brake)?);
     }
     metrics::stopping_distance(&samples).context("the car did not stop within 30 s")
 }
@@ -170,14 +174,8 @@ pub fn braking(sim: &mut Sim<'_>, test: &BrakingTest) -> Result<Metrics> {
 
 /// Full throttle through the gears, then held in top gear until the speed settles.
 pub fn top_speed(sim: &mut Sim<'_>, test: &TopSpeedTest) -> Result<Metrics> {
-    let StraightRun {
-        direction,
-        origin,
-        t0,
-        mut keeper,
-        ..
-    } = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?;
-    let mut samples = vec![straight_sample(sim, t0, origin, direction)];
+    let mut run = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?;
+    let mut samples = vec![run.sample(sim)];
     let settle_m_s = test.settle_kmh * KMH;
     let mut top = None;
     // The speed only counts as settled in one gear: around an upshift it briefly stalls.
@@ -188,13 +186,7 @@ pub fn top_speed(sim: &mut Sim<'_>, test: &TopSpeedTest) -> Result<Metrics> {
         if last.t >= test.max_duration_s {
             break;
         }
-        let (steer, _) = keeper.steer(sim);
-        sim.step(&Controls {
-            throttle: 1.0,
-            steering_wheel_rad: steer,
-            ..Controls::default()
-        })?;
-        samples.push(straight_sample(sim, t0, origin, direction));
+        samples.push(run.step(sim, FULL_THROTTLE)?);
         let now_gear = sim.snapshot().powertrain.gear;
         if now_gear != gear {
             gear = now_gear;
@@ -470,24 +462,13 @@ pub fn step_steer(sim: &mut Sim<'_>, test: &StepSteerTest) -> Result<Metrics> {
 
 /// Coast-down in neutral, and the fitted road-load polynomial.
 pub fn coastdown(sim: &mut Sim<'_>, test: &CoastdownTest) -> Result<Metrics> {
-    let StraightRun {
-        direction,
-        origin,
-        t0,
-        mut keeper,
-        ..
-    } = StraightRun::start(sim, GearboxMode::Sequential, 0.5)?;
+    let mut run = StraightRun::start(sim, GearboxMode::Sequential, 0.5)?;
     sim.vehicle.powertrain_mut().set_gear(0);
     sim.vehicle.set_forward_speed(test.start_speed_kmh * KMH);
     let mut samples = Vec::new();
     let end = test.end_speed_kmh * KMH;
     loop {
-        let (steer, _) = keeper.steer(sim);
-        sim.step(&Controls {
-            steering_wheel_rad: steer,
-            ..Controls::default()
-        })?;
-        let sample = straight_sample(sim, t0, origin, direction);
+        let sample = run.step(sim, Controls::default())?;
         if sim.ticks.is_multiple_of(100) {
             samples.push(sample);
         }
