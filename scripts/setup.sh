@@ -11,11 +11,15 @@ packages=(
   pkg-config        # finds system libraries for -sys crates
   libudev-dev       # device enumeration and hot-plug (gilrs, hidapi)
   fonts-dejavu-core # text in PNG plots of the tyre lab
+  # The window (winit loads these at run time) and the renderer (wgpu's Vulkan backend).
+  libvulkan1          # the Vulkan loader
+  mesa-vulkan-drivers # Vulkan drivers for Intel/AMD, and lavapipe (software) everywhere else
+  libx11-xcb1 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0 # X11 windows and keyboards
+  libwayland-client0  # Wayland windows
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(
-    mesa-vulkan-drivers # lavapipe: the software Vulkan adapter for offscreen render tests
-    xvfb                # a virtual X display for the end-to-end window tests
+    xvfb # a virtual X display for the end-to-end window tests
   )
 fi
 

@@ -7,10 +7,105 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// Gripline, a real-time driving simulator.
 #[derive(Debug, Parser)]
 #[command(name = "gripline", version, about)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
-    /// What to do.
+    /// What to do; without a subcommand, the simulator window opens.
     #[command(subcommand)]
     pub command: Option<Command>,
+
+    /// The simulator window's options.
+    #[command(flatten)]
+    pub window: WindowArgs,
+}
+
+/// Options of the simulator window (`gripline` without a subcommand).
+#[derive(Clone, Debug, Default, Args)]
+pub struct WindowArgs {
+    /// Vehicle file or shipped vehicle name; default: the settings' choice (corvette-c5).
+    #[arg(long)]
+    pub vehicle: Option<String>,
+
+    /// Track file or shipped track name; default: the settings' choice (circuit).
+    #[arg(long)]
+    pub track: Option<String>,
+
+    /// Let the driver model drive (it laps the track's centre line).
+    #[arg(long)]
+    pub autopilot: bool,
+
+    /// Close the window after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub exit_after: Option<f64>,
+
+    /// Save the last frame (scene and HUD) as PNG before exiting.
+    #[arg(long, value_name = "PNG")]
+    pub screenshot: Option<PathBuf>,
+
+    /// Show the timing page and print the sim-thread and frame timing at exit.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Window size, e.g. 1280x720; default: the settings' resolution.
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<String>,
+
+    /// Camera at start.
+    #[arg(long, value_enum)]
+    pub camera: Option<CameraArg>,
+}
+
+/// A camera, on the command line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum CameraArg {
+    /// Behind and above the car, following it smoothly.
+    #[default]
+    Chase,
+    /// The driver's eyes, with the dashboard and steering wheel.
+    Cockpit,
+    /// On the bonnet, looking ahead.
+    Bonnet,
+    /// Circling the car.
+    Orbit,
+}
+
+/// Arguments of `gripline render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// Vehicle file or shipped vehicle name.
+    #[arg(long, default_value = "corvette-c5")]
+    pub vehicle: String,
+
+    /// Track file or shipped track name.
+    #[arg(long, default_value = "circuit")]
+    pub track: String,
+
+    /// Camera.
+    #[arg(long, value_enum, default_value_t = CameraArg::Chase)]
+    pub camera: CameraArg,
+
+    /// Let the autopilot drive this many simulated seconds before the frame.
+    #[arg(long, value_name = "SECONDS", default_value_t = 0.0)]
+    pub at: f64,
+
+    /// Image width (pixels).
+    #[arg(long, default_value_t = 1280)]
+    pub width: u32,
+
+    /// Image height (pixels).
+    #[arg(long, default_value_t = 720)]
+    pub height: u32,
+
+    /// Vertical field of view (degrees).
+    #[arg(long, value_name = "DEG")]
+    pub fov: Option<f64>,
+
+    /// MSAA samples (1, 2, 4 or 8).
+    #[arg(long, default_value_t = 4)]
+    pub msaa: u32,
+
+    /// The PNG to write.
+    #[arg(long, value_name = "PNG")]
+    pub out: PathBuf,
 }
 
 /// The subcommands.
@@ -23,6 +118,8 @@ pub enum Command {
     /// List input devices (wheels, pedals, gamepads): identity, known-wheel model, the
     /// force-feedback backend that would be used, and live axis and button values.
     Devices(DevicesArgs),
+    /// Render one frame without a window (any adapter, including the software one) to PNG.
+    Render(RenderArgs),
 }
 
 /// Arguments of `gripline devices`.

@@ -7,15 +7,19 @@
 //!   window, as fast as the CPU allows, and reports road-test metrics.
 //! - `gripline devices`: lists input devices (gilrs) with their known-wheel match, the
 //!   force-feedback backend that would be used, and live axis and button values.
+//! - `gripline render`: one frame to PNG without a window, on any adapter.
 //!
-//! The simulator window, the headless runner and the device tools arrive as further
-//! subcommands; until the window exists, running `gripline` without a subcommand shows the
-//! tyre lab's summary of the default tyre.
+//! Without a subcommand, `gripline [--vehicle ID] [--track ID] [--autopilot]
+//! [--exit-after S] [--screenshot PNG] [--stats]` opens the simulator window ([`window`]).
 
 mod cli;
 mod devices;
 mod headless;
+mod render_frame;
 mod tyre_lab;
+mod window;
+
+use gripline_app::realtime;
 
 use std::process::ExitCode;
 
@@ -27,7 +31,8 @@ fn main() -> ExitCode {
         Some(cli::Command::Tire(args)) => tyre_lab::run(&args),
         Some(cli::Command::Headless(args)) => headless::run(&args),
         Some(cli::Command::Devices(args)) => devices::run(&args),
-        None => tyre_lab::run(&cli::TireArgs::default_showcase()),
+        Some(cli::Command::Render(args)) => render_frame::run(&args),
+        None => window::run_from_args(&cli.window),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,423 @@
+//! The heads-up display: speed, rpm with redline, gear, pedals, steering, force feedback,
+//! per-wheel load and slip, lap times and the timing figures of the sim thread and renderer.
+//!
+//! Everything is drawn with egui over the scene, from plain figures ([`HudInputs`]) so the
+//! layout does not depend on where the numbers come from.
+
+use egui::{Align2, Color32, Context, FontId, Pos2, Rect, RichText, Stroke, Ui, Vec2};
+use gripline_physics::vehicle::Snapshot;
+
+/// Everything the HUD shows.
+#[derive(Clone, Debug)]
+pub struct HudInputs<'a> {
+    /// The vehicle, interpolated to the render time.
+    pub snapshot: &'a Snapshot,
+    /// Redline of the engine (rpm): the rpm bar turns red above it.
+    pub redline_rpm: f64,
+    /// Rev limiter (rpm): the end of the rpm bar.
+    pub limiter_rpm: f64,
+    /// Steering-wheel lock, stop to centre (degrees).
+    pub lock_deg: f64,
+    /// Force-feedback level sent to the wheel (−1 to 1) and the share of recent ticks that
+    /// clipped (0 to 1); `None` without a force-feedback device.
+    pub ffb: Option<(f64, f64)>,
+    /// Lap times.
+    pub laps: LapFigures,
+    /// Sim-thread and renderer timing.
+    pub timing: TimingFigures,
+    /// Name of the camera in use.
+    pub camera: &'a str,
+    /// The driver model is driving.
+    pub autopilot: bool,
+    /// Show the timing page in full.
+    pub show_timing: bool,
+}
+
+/// Current, last and best lap (s).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LapFigures {
+    /// Time since the current lap started, `None` before the first line crossing.
+    pub current_s: Option<f64>,
+    /// The previous lap.
+    pub last_s: Option<f64>,
+    /// The best lap of the session.
+    pub best_s: Option<f64>,
+    /// Completed laps.
+    pub count: u32,
+}
+
+/// Timing of the sim thread and of the renderer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TimingFigures {
+    /// Ticks per second over the last second.
+    pub tick_rate_hz: f64,
+    /// Tick lateness, median (µs).
+    pub lateness_p50_us: f64,
+    /// Tick lateness, 99th percentile (µs).
+    pub lateness_p99_us: f64,
+    /// Tick lateness, worst (µs).
+    pub lateness_max_us: f64,
+    /// Ticks skipped after stalls.
+    pub missed_ticks: u64,
+    /// Snapshots dropped because the ring was full.
+    pub dropped_snapshots: u64,
+    /// Cost of one physics step, median (µs).
+    pub step_cost_us: f64,
+    /// CPU time of the last frame on the render thread (ms).
+    pub frame_cpu_ms: f64,
+    /// Frames per second.
+    pub fps: f64,
+}
+
+const PANEL_FILL: Color32 = Color32::from_rgba_premultiplied(10, 12, 16, 200);
+
+/// Draws the HUD.
+pub fn draw(ctx: &Context, hud: &HudInputs<'_>) {
+    egui::Area::new(egui::Id::new("hud-dash"))
+        .anchor(Align2::CENTER_BOTTOM, Vec2::new(0.0, -12.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(PANEL_FILL)
+                .corner_radius(6.0)
+                .inner_margin(10.0)
+                .show(ui, |ui| dash(ui, hud));
+        });
+    egui::Area::new(egui::Id::new("hud-laps"))
+        .anchor(Align2::RIGHT_TOP, Vec2::new(-12.0, 12.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(PANEL_FILL)
+                .corner_radius(6.0)
+                .inner_margin(8.0)
+                .show(ui, |ui| laps(ui, hud));
+        });
+    egui::Area::new(egui::Id::new("hud-wheels"))
+        .anchor(Align2::LEFT_BOTTOM, Vec2::new(12.0, -12.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(PANEL_FILL)
+                .corner_radius(6.0)
+                .inner_margin(8.0)
+                .show(ui, |ui| wheels(ui, hud.snapshot));
+        });
+    egui::Area::new(egui::Id::new("hud-timing"))
+        .anchor(Align2::LEFT_TOP, Vec2::new(12.0, 12.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(PANEL_FILL)
+                .corner_radius(6.0)
+                .inner_margin(8.0)
+                .show(ui, |ui| timing(ui, hud));
+        });
+}
+
+fn dash(ui: &mut Ui, hud: &HudInputs<'_>) {
+    let s = hud.snapshot;
+    let pt = &s.powertrain;
+    ui.horizontal(|ui| {
+        ui.vertical(|ui| {
+            ui.label(
+                RichText::new(format!("{:>3.0}", s.speed_m_per_s * 3.6))
+                    .font(FontId::monospace(40.0))
+                    .color(Color32::WHITE),
+            );
+            ui.label(RichText::new("km/h").color(Color32::GRAY));
+        });
+        ui.add_space(12.0);
+        ui.vertical(|ui| {
+            ui.label(
+                RichText::new(gear_label(pt.gear))
+                    .font(FontId::monospace(40.0))
+                    .color(Color32::from_rgb(255, 210, 80)),
+            );
+            ui.label(RichText::new(format!("{:?}", pt.mode)).color(Color32::GRAY));
+        });
+        ui.add_space(12.0);
+        ui.vertical(|ui| {
+            rpm_bar(ui, pt.engine_rpm, hud.redline_rpm, hud.limiter_rpm);
+            ui.label(
+                RichText::new(format!("{:>5.0} rpm", pt.engine_rpm))
+                    .font(FontId::monospace(14.0))
+                    .color(Color32::WHITE),
+            );
+            let mut flags = Vec::new();
+            if s.abs_active {
+                flags.push("ABS");
+            }
+            if s.tc_active {
+                flags.push("TC");
+            }
+            if pt.stalled {
+                flags.push("STALLED");
+            }
+            if pt.grind {
+                flags.push("GRIND");
+            }
+            if hud.autopilot {
+                flags.push("AUTOPILOT");
+            }
+            ui.label(RichText::new(flags.join("  ")).color(Color32::from_rgb(255, 140, 60)));
+        });
+        ui.add_space(12.0);
+        pedals(ui, s);
+        ui.add_space(12.0);
+        ui.vertical(|ui| {
+            steering_dial(ui, s.steering_wheel_rad, hud.lock_deg);
+            ui.label(
+                RichText::new(format!("{:+5.0}°", s.steering_wheel_rad.to_degrees()))
+                    .font(FontId::monospace(12.0))
+                    .color(Color32::WHITE),
+            );
+        });
+        if let Some((level, clip)) = hud.ffb {
+            ui.add_space(12.0);
+            ffb_meter(ui, level, clip);
+        }
+    });
+}
+
+/// The gear as drivers read it: R, N, 1, 2...
+pub fn gear_label(gear: i8) -> String {
+    match gear {
+        0 => "N".to_owned(),
+        g if g < 0 => "R".to_owned(),
+        g => g.to_string(),
+    }
+}
+
+/// `m:ss.mmm`, or `-:--.---` when there is none.
+pub fn lap_time_label(seconds: Option<f64>) -> String {
+    match seconds {
+        Some(t) if t.is_finite() && t >= 0.0 => {
+            let millis = (t * 1000.0).round();
+            let minutes = (millis / 60_000.0).floor();
+            let rest = (millis - minutes * 60_000.0) / 1000.0;
+            format!("{minutes:.0}:{rest:06.3}")
+        }
+        _ => "-:--.---".to_owned(),
+    }
+}
+
+fn rpm_bar(ui: &mut Ui, rpm: f64, redline: f64, limiter: f64) {
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(220.0, 18.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 3.0, Color32::from_gray(40));
+    let top = limiter.max(1.0);
+    let frac = (rpm / top).clamp(0.0, 1.0) as f32;
+    let red_frac = (redline / top).clamp(0.0, 1.0) as f32;
+    let fill = Rect::from_min_size(rect.min, Vec2::new(rect.width() * frac, rect.height()));
+    let colour = if rpm >= redline {
+        Color32::from_rgb(230, 40, 40)
+    } else if rpm >= 0.9 * redline {
+        Color32::from_rgb(250, 200, 40)
+    } else {
+        Color32::from_rgb(60, 200, 90)
+    };
+    painter.rect_filled(fill, 3.0, colour);
+    let x = rect.min.x + rect.width() * red_frac;
+    painter.line_segment(
+        [Pos2::new(x, rect.min.y), Pos2::new(x, rect.max.y)],
+        Stroke::new(2.0, Color32::RED),
+    );
+}
+
+fn pedals(ui: &mut Ui, s: &Snapshot) {
+    let c = &s.controls;
+    let bars = [
+        ("C", c.clutch, Color32::from_rgb(80, 140, 250)),
+        ("B", c.brake, Color32::from_rgb(230, 60, 60)),
+        ("T", c.throttle, Color32::from_rgb(60, 210, 90)),
+        ("H", c.handbrake, Color32::from_rgb(200, 200, 200)),
+    ];
+    ui.horizontal(|ui| {
+        for (name, value, colour) in bars {
+            ui.vertical(|ui| {
+                let (rect, _) =
+                    ui.allocate_exact_size(Vec2::new(12.0, 56.0), egui::Sense::hover());
+                let painter = ui.painter_at(rect);
+                painter.rect_filled(rect, 2.0, Color32::from_gray(40));
+                let h = rect.height() * value.clamp(0.0, 1.0) as f32;
+                painter.rect_filled(
+                    Rect::from_min_max(Pos2::new(rect.min.x, rect.max.y - h), rect.max),
+                    2.0,
+                    colour,
+                );
+                ui.label(RichText::new(name).small().color(Color32::GRAY));
+            });
+        }
+    });
+}
+
+fn steering_dial(ui: &mut Ui, steering_wheel_rad: f64, lock_deg: f64) {
+    let (rect, _) = ui.allocate_exact_size(Vec2::splat(56.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    let centre = rect.center();
+    let radius = rect.width() * 0.45;
+    painter.circle_stroke(centre, radius, Stroke::new(3.0, Color32::from_gray(200)));
+    // Positive steering is to the left (ISO 8855): the top marker turns anticlockwise.
+    let angle = -steering_wheel_rad as f32;
+    let dir = Vec2::new(angle.sin(), -angle.cos());
+    painter.line_segment(
+        [centre, centre + dir * radius],
+        Stroke::new(3.0, Color32::from_rgb(255, 210, 80)),
+    );
+    if lock_deg > 0.0 {
+        let near_lock = steering_wheel_rad.to_degrees().abs() >= lock_deg - 0.5;
+        if near_lock {
+            painter.circle_stroke(centre, radius + 3.0, Stroke::new(2.0, Color32::RED));
+        }
+    }
+}
+
+fn ffb_meter(ui: &mut Ui, level: f64, clip: f64) {
+    ui.vertical(|ui| {
+        let (rect, _) = ui.allocate_exact_size(Vec2::new(120.0, 14.0), egui::Sense::hover());
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 2.0, Color32::from_gray(40));
+        let mid = rect.center().x;
+        let x = mid + rect.width() * 0.5 * level.clamp(-1.0, 1.0) as f32;
+        let bar = Rect::from_x_y_ranges(mid.min(x)..=mid.max(x), rect.y_range());
+        let colour = if level.abs() >= 0.98 {
+            Color32::RED
+        } else {
+            Color32::from_rgb(120, 180, 255)
+        };
+        painter.rect_filled(bar, 2.0, colour);
+        ui.label(
+            RichText::new(format!("FFB {:>3.0}%  clip {:>4.1}%", level.abs() * 100.0, clip * 100.0))
+                .font(FontId::monospace(12.0))
+                .color(if clip > 0.02 {
+                    Color32::from_rgb(255, 120, 80)
+                } else {
+                    Color32::WHITE
+                }),
+        );
+    });
+}
+
+fn laps(ui: &mut Ui, hud: &HudInputs<'_>) {
+    let l = &hud.laps;
+    let row = |ui: &mut Ui, name: &str, t: Option<f64>| {
+        ui.label(
+            RichText::new(format!("{name:<5} {}", lap_time_label(t)))
+                .font(FontId::monospace(16.0))
+                .color(Color32::WHITE),
+        );
+    };
+    row(ui, "Lap", l.current_s);
+    row(ui, "Last", l.last_s);
+    row(ui, "Best", l.best_s);
+    ui.label(
+        RichText::new(format!("laps {}   camera {}", l.count, hud.camera))
+            .small()
+            .color(Color32::GRAY),
+    );
+}
+
+fn wheels(ui: &mut Ui, s: &Snapshot) {
+    egui::Grid::new("hud-wheel-grid")
+        .num_columns(2)
+        .spacing([10.0, 4.0])
+        .show(ui, |ui| {
+            for (i, w) in s.wheels.iter().enumerate() {
+                let name = ["FL", "FR", "RL", "RR"][i];
+                let text = format!(
+                    "{name} {:>5.0} N  SR {:+5.2}  SA {:+5.1}°",
+                    w.load_n,
+                    w.slip_ratio,
+                    w.slip_angle_rad.to_degrees()
+                );
+                let saturated = w.slip_ratio.abs() > 0.12 || w.slip_angle_rad.abs() > 0.14;
+                ui.label(RichText::new(text).font(FontId::monospace(12.0)).color(
+                    if saturated {
+                        Color32::from_rgb(255, 140, 60)
+                    } else {
+                        Color32::WHITE
+                    },
+                ));
+                if i % 2 == 1 {
+                    ui.end_row();
+                }
+            }
+        });
+}
+
+fn timing(ui: &mut Ui, hud: &HudInputs<'_>) {
+    let t = &hud.timing;
+    let mono = |ui: &mut Ui, text: String| {
+        ui.label(
+            RichText::new(text)
+                .font(FontId::monospace(12.0))
+                .color(Color32::from_gray(220)),
+        );
+    };
+    mono(
+        ui,
+        format!(
+            "sim {:>6.1} Hz  p99 late {:>5.0} µs  {:>4.0} fps",
+            t.tick_rate_hz, t.lateness_p99_us, t.fps
+        ),
+    );
+    if hud.show_timing {
+        mono(
+            ui,
+            format!(
+                "late p50 {:>5.0} µs  max {:>6.0} µs",
+                t.lateness_p50_us, t.lateness_max_us
+            ),
+        );
+        mono(
+            ui,
+            format!(
+                "missed {}  dropped {}  step {:>5.1} µs",
+                t.missed_ticks, t.dropped_snapshots, t.step_cost_us
+            ),
+        );
+        mono(ui, format!("frame cpu {:>5.2} ms", t.frame_cpu_ms));
+    }
+}
+
+/// Draws a centred banner (for "PAUSED", "DEVICE LOST" and similar).
+pub fn banner(ctx: &Context, text: &str) {
+    egui::Area::new(egui::Id::new("hud-banner"))
+        .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 40.0))
+        .interactable(false)
+        .show(ctx, |ui| {
+            egui::Frame::new()
+                .fill(PANEL_FILL)
+                .corner_radius(6.0)
+                .inner_margin(10.0)
+                .show(ui, |ui| {
+                    ui.label(
+                        RichText::new(text)
+                            .font(FontId::proportional(22.0))
+                            .color(Color32::from_rgb(255, 210, 80)),
+                    );
+                });
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gears_read_as_drivers_read_them() {
+        assert_eq!(gear_label(-1), "R");
+        assert_eq!(gear_label(0), "N");
+        assert_eq!(gear_label(3), "3");
+    }
+
+    #[test]
+    fn lap_times_format_with_milliseconds() {
+        assert_eq!(lap_time_label(Some(115.1234)), "1:55.123");
+        assert_eq!(lap_time_label(Some(59.9996)), "1:00.000");
+        assert_eq!(lap_time_label(Some(0.0)), "0:00.000");
+        assert_eq!(lap_time_label(None), "-:--.---");
+        assert_eq!(lap_time_label(Some(f64::NAN)), "-:--.---");
+    }
+}
