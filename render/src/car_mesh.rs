@@ -18,7 +18,7 @@ const INTERIOR: [f32; 3] = [0.025, 0.025, 0.027];
 
 /// Height of the belt line (top of the doors) in the body frame (m).
 pub fn belt_z_m(v: &VehicleVisual) -> f64 {
-    v.ground_z_m() + v.ground_clearance_m + 0.47 * (v.height_m - v.ground_clearance_m)
+    v.ground_z_m() + v.ground_clearance_m + 0.55 * (v.height_m - v.ground_clearance_m)
 }
 
 /// Side profile of the lower body at `x`: (underside z, top z, half width), interpolated
@@ -88,11 +88,16 @@ fn body_block(
     y: [f32; 2],
     scaled: bool,
     floor_z: Option<f32>,
+    ceiling_z: Option<f32>,
     color: [f32; 3],
 ) {
     let xs = p.stations(x0, x1);
     for w in xs.windows(2) {
-        let (a, b) = (p.at(w[0]), p.at(w[1]));
+        let (mut a, mut b) = (p.at(w[0]), p.at(w[1]));
+        if let Some(c) = ceiling_z {
+            a[1] = a[1].min(c);
+            b[1] = b[1].min(c);
+        }
         let yy = |s: [f32; 3], k: usize| if scaled { y[k] * s[2] } else { y[k] };
         let za = floor_z.unwrap_or(a[0]).min(a[1] - 0.02);
         let zb = floor_z.unwrap_or(b[0]).min(b[1] - 0.02);
@@ -128,7 +133,15 @@ pub fn body_mesh(v: &VehicleVisual) -> MeshBuilder {
         .map(|a| 0.5 * (v.track_m[a] - v.tyre_width_m[a]) as f32 - 0.03)
         .fold(hw, f32::min)
         .clamp(0.2, hw - 0.05);
-    body_block(&mut m, &p, xt, xn, [-inner, inner], false, None, paint);
+    // The tub, open (down to the floor, dark) where the cabin is.
+    let len = xn - xt;
+    let cabin_rear = xt + 0.2 * len;
+    let cabin_front = axles[0] - 0.28 * v.wheelbase_m as f32;
+    let cabin_floor = g + v.ground_clearance_m as f32 + 0.22;
+    let tub = [-inner, inner];
+    body_block(&mut m, &p, xt, cabin_rear, tub, false, None, None, paint);
+    body_block(&mut m, &p, cabin_rear, cabin_front, tub, false, None, Some(cabin_floor), INTERIOR);
+    body_block(&mut m, &p, cabin_front, xn, tub, false, None, None, paint);
     // Outer panels, cut around the wheel arches, and fenders above them.
     let arch = |a: usize| (axles[a] - 1.2 * radii[a], axles[a] + 1.2 * radii[a]);
     let (rear0, rear1) = arch(1);
@@ -136,24 +149,22 @@ pub fn body_mesh(v: &VehicleVisual) -> MeshBuilder {
     for range in [[inner / hw, 1.0], [-1.0, -inner / hw]] {
         for (x0, x1) in [(xt, rear0), (rear1, front0), (front1, xn)] {
             if x1 > x0 + 0.02 {
-                body_block(&mut m, &p, x0, x1, range, true, None, paint);
+                body_block(&mut m, &p, x0, x1, range, true, None, None, paint);
             }
         }
         for a in 0..2 {
             let (x0, x1) = arch(a);
-            let floor = g + 2.0 * radii[a] + 0.05;
-            body_block(&mut m, &p, x0, x1, range, true, Some(floor), paint);
+            let lowest_top = p.at(x0)[1].min(p.at(x1)[1]);
+            let floor = (g + 2.0 * radii[a] + 0.05).min(lowest_top - 0.04);
+            body_block(&mut m, &p, x0, x1, range, true, Some(floor), None, paint);
             // Dark arch lining, so the opening reads as a hole.
             let lining_y = if range[0] > 0.0 { inner } else { -inner };
             let (y0, y1) = if lining_y > 0.0 { (lining_y - 0.02, lining_y) } else { (lining_y, lining_y + 0.02) };
-            m.cuboid(Vec3::new(x0, y0, g + 0.1), Vec3::new(x1, y1, floor), TRIM, material::MATTE);
+            m.cuboid(Vec3::new(x0, y0, g + 0.1), Vec3::new(x1, y1, floor - 0.005), TRIM, material::MATTE);
         }
     }
     // Greenhouse: glass, with a painted roof.
     let belt_at = |x: f32| p.at(x)[1];
-    let len = xn - xt;
-    let cabin_rear = xt + 0.2 * len;
-    let cabin_front = axles[0] - 0.28 * v.wheelbase_m as f32;
     let cabin_len = cabin_front - cabin_rear;
     let roof_rear = cabin_rear + 0.22 * cabin_len;
     let roof_front = cabin_front - 0.42 * cabin_len;
@@ -293,14 +304,14 @@ pub fn cockpit_mesh(v: &VehicleVisual) -> MeshBuilder {
     let dash_front = v.axle_x_m(0) as f32 - 0.28 * v.wheelbase_m as f32;
     // Dashboard: a slab under the windscreen, with a hood over the instruments.
     m.cuboid(
-        Vec3::new(eye.x + 0.45, -0.88 * hw, belt - 0.25),
-        Vec3::new(dash_front + 0.05, 0.88 * hw, belt + 0.03),
+        Vec3::new(eye.x + 0.62, -0.88 * hw, belt - 0.25),
+        Vec3::new(dash_front + 0.05, 0.88 * hw, belt + 0.07),
         INTERIOR,
         material::MATTE,
     );
     m.cuboid(
-        Vec3::new(eye.x + 0.5, eye.y - 0.22, belt + 0.02),
-        Vec3::new(eye.x + 0.66, eye.y + 0.22, belt + 0.09),
+        Vec3::new(eye.x + 0.66, eye.y - 0.2, belt + 0.06),
+        Vec3::new(eye.x + 0.8, eye.y + 0.2, belt + 0.12),
         TRIM,
         material::MATTE,
     );
@@ -308,7 +319,7 @@ pub fn cockpit_mesh(v: &VehicleVisual) -> MeshBuilder {
     let roof = g + v.height_m as f32 - 0.05;
     m.cuboid(
         Vec3::new(eye.x - 0.8, -0.75 * hw, roof - 0.03),
-        Vec3::new(eye.x + 0.32, 0.75 * hw, roof),
+        Vec3::new(eye.x + 0.38, 0.75 * hw, roof),
         INTERIOR,
         material::MATTE,
     );
@@ -317,8 +328,8 @@ pub fn cockpit_mesh(v: &VehicleVisual) -> MeshBuilder {
         pillar(
             &mut m,
             Vec3::new(dash_front + 0.02, side * 0.86 * hw, belt),
-            Vec3::new(eye.x + 0.3, side * 0.72 * hw, roof - 0.02),
-            0.045,
+            Vec3::new(eye.x + 0.38, side * 0.74 * hw, roof - 0.02),
+            0.028,
             INTERIOR,
         );
     }
@@ -328,13 +339,13 @@ pub fn cockpit_mesh(v: &VehicleVisual) -> MeshBuilder {
 /// Where the steering wheel's centre is (body frame) and its tilt (rad about body y).
 pub fn steering_wheel_mount(v: &VehicleVisual) -> (glam::DVec3, f64) {
     let eye = v.driver_eye_body();
-    (eye + glam::DVec3::new(0.5, 0.0, -0.3), 22f64.to_radians())
+    (eye + glam::DVec3::new(0.52, 0.0, -0.27), 22f64.to_radians())
 }
 
 /// The steering wheel in its column frame (rim in the y-z plane, column along x).
 pub fn steering_wheel_mesh() -> MeshBuilder {
     let mut m = MeshBuilder::new();
-    let radius = 0.175f32;
+    let radius = 0.17f32;
     let n = 24;
     for k in 0..n {
         let a = std::f32::consts::TAU * k as f32 / n as f32;

@@ -113,7 +113,7 @@ impl VehicleVisual {
         DVec3::new(
             self.axle_x_m(0) - 0.52 * self.wheelbase_m - 0.1,
             0.2 * self.width_m,
-            self.ground_z_m() + self.height_m - 0.14,
+            self.ground_z_m() + self.height_m - 0.2,
         )
     }
 }

@@ -76,9 +76,9 @@ fn surface_of(in: VsOut, footprint: f32) -> Surface {
     s.reflect = 0.0;
     switch in.material {
         case 1u: { // asphalt
-            let patches = 0.8 + 0.4 * vnoise(p * 0.07);
-            let grain = 0.8 + 0.4 * fine_noise(p, 6.0, footprint) ;
-            let tar = 0.9 + 0.2 * fine_noise(p + 17.0, 0.9, footprint);
+            let patches = 0.88 + 0.24 * vnoise(p * 0.05);
+            let grain = 0.9 + 0.2 * fine_noise(p, 9.0, footprint);
+            let tar = 0.93 + 0.14 * fine_noise(p + 17.0, 1.3, footprint);
             s.albedo = vec3<f32>(0.055, 0.055, 0.06) * patches * grain * tar;
             s.specular = 0.08;
             s.shininess = 24.0;
@@ -99,8 +99,7 @@ fn surface_of(in: VsOut, footprint: f32) -> Surface {
         case 4u: { // kerb: red and white blocks, one metre each
             let block = fract(in.uv.x / 2.0);
             let edge = clamp(footprint * 0.5, 0.02, 0.5);
-            let w = smoothstep(0.5 - edge, 0.5 + edge, block) * (1.0 - smoothstep(1.0 - edge, 1.0, block))
-                + (1.0 - smoothstep(0.0, edge, block)) * 0.0;
+            let w = smoothstep(0.5 - edge, 0.5 + edge, block) * (1.0 - smoothstep(1.0 - edge, 1.0, block));
             s.albedo = mix(vec3<f32>(0.55, 0.02, 0.015), vec3<f32>(0.7, 0.7, 0.68), w);
             s.specular = 0.1;
         }
@@ -137,9 +136,9 @@ fn surface_of(in: VsOut, footprint: f32) -> Surface {
             s.specular = 0.1;
         }
         case 11u: { // car paint, glass, chrome
-            s.specular = 0.9;
-            s.shininess = 80.0;
-            s.reflect = 0.12;
+            s.specular = 0.12;
+            s.shininess = 60.0;
+            s.reflect = 0.1;
         }
         default: {}
     }
