@@ -12,8 +12,8 @@ use gripline_config::assets;
 use gripline_config::track_file::load_track;
 use gripline_config::vehicle_file::load_vehicle;
 use gripline_render::{
-    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, RenderSettings, VehiclePose,
-    VehicleVisual,
+    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, RenderSettings,
+    VehiclePose, VehicleVisual,
 };
 
 const W: u32 = 1280;
@@ -33,33 +33,43 @@ fn setup() -> Option<(OffscreenRenderer, FrameInput)> {
     };
     eprintln!("adapter: {}", gpu.describe());
     let track = load_track(&assets::resolve_track("circuit").ok()?).ok()?;
-    let params = load_vehicle(&assets::resolve_vehicle("corvette-c5").ok()?).ok()?.params;
+    let params = load_vehicle(&assets::resolve_vehicle("corvette-c5").ok()?)
+        .ok()?
+        .params;
     let visual = VehicleVisual::from_params(&params);
-    let renderer = OffscreenRenderer::new(gpu, &RenderSettings::default(), &track.mesh, &visual, W, H).ok()?;
+    let renderer =
+        OffscreenRenderer::new(gpu, &RenderSettings::default(), &track.mesh, &visual, W, H).ok()?;
     let pose = VehiclePose::on_centre_line(&track.mesh, &visual, 790.0, 0.0).ok()?;
     let frame = FrameInput::new(&pose, &Camera::new(CameraMode::Chase), &visual, W, H);
     Some((renderer, frame))
 }
 
-fn encode(r: &mut OffscreenRenderer, frame: &FrameInput, timestamps: Option<&wgpu::QuerySet>) -> wgpu::CommandEncoder {
+fn encode(
+    r: &mut OffscreenRenderer,
+    frame: &FrameInput,
+    timestamps: Option<&wgpu::QuerySet>,
+) -> wgpu::CommandEncoder {
     let mut encoder = r
         .gpu()
         .device
         .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
     let view = r.target_view().clone();
-    r.scene_mut().render_timed(&mut encoder, &view, frame, timestamps);
+    r.scene_mut()
+        .render_timed(&mut encoder, &view, frame, timestamps);
     encoder
 }
 
 fn wait(r: &OffscreenRenderer, index: wgpu::SubmissionIndex) {
     let _ = r.gpu().device.poll(wgpu::PollType::Wait {
         submission_index: Some(index),
-        timeout: Some(Duration::from_secs(60)),
+        timeout: Some(Duration::from_mins(1)),
     });
 }
 
 fn bench_frame(c: &mut Criterion) {
-    let Some((mut r, frame)) = setup() else { return };
+    let Some((mut r, frame)) = setup() else {
+        return;
+    };
     let mut group = c.benchmark_group("frame_1280x720");
     group.sample_size(10);
     group.bench_function("cpu_encode", |b| {
@@ -115,12 +125,15 @@ fn bench_frame(c: &mut Criterion) {
             });
         });
     } else {
-        eprintln!("the adapter has no timestamp queries: see submit_and_wait for the GPU's wall time");
+        eprintln!(
+            "the adapter has no timestamp queries: see submit_and_wait for the GPU's wall time"
+        );
     }
     group.finish();
     // One plain wall-clock figure for the log, outside criterion's statistics.
     let start = Instant::now();
-    let index = r.gpu().queue.submit([encode(&mut r, &frame, None).finish()]);
+    let buffer = encode(&mut r, &frame, None).finish();
+    let index = r.gpu().queue.submit([buffer]);
     wait(&r, index);
     eprintln!("one frame, submit to done: {:?}", start.elapsed());
 }

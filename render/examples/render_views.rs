@@ -10,7 +10,8 @@ use gripline_config::assets;
 use gripline_config::track_file::load_track;
 use gripline_config::vehicle_file::load_vehicle;
 use gripline_render::{
-    AdapterChoice, Camera, CameraMode, GpuContext, OffscreenRenderer, RenderSettings, VehiclePose, VehicleVisual,
+    AdapterChoice, Camera, CameraMode, GpuContext, OffscreenRenderer, RenderSettings, VehiclePose,
+    VehicleVisual,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -25,8 +26,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let gpu = GpuContext::headless(AdapterChoice::from_env())?;
     eprintln!("adapter: {}", gpu.describe());
     let visual = VehicleVisual::from_params(&params);
-    let mut renderer = OffscreenRenderer::new(gpu, &RenderSettings::default(), &track.mesh, &visual, width, height)?;
-    let pose = VehiclePose::on_centre_line(&track.mesh, &visual, station_m, 0.0)?.with_front_steer(0.06, 15.0);
+    let mut renderer = OffscreenRenderer::new(
+        gpu,
+        &RenderSettings::default(),
+        &track.mesh,
+        &visual,
+        width,
+        height,
+    )?;
+    let pose = VehiclePose::on_centre_line(&track.mesh, &visual, station_m, 0.0)?
+        .with_front_steer(0.06, 15.0);
     for mode in CameraMode::ALL {
         let image = renderer.render(&pose, &Camera::new(mode))?;
         let path = out.join(format!("view-{mode}.png"));

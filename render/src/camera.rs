@@ -138,9 +138,17 @@ impl CameraView {
     /// Infinite reverse-Z perspective projection for `aspect` = width / height (clamped to a
     /// sane range).
     pub fn projection(&self, aspect: f64) -> Mat4 {
-        let aspect = if aspect.is_finite() { aspect.clamp(0.05, 20.0) } else { 1.0 };
+        let aspect = if aspect.is_finite() {
+            aspect.clamp(0.05, 20.0)
+        } else {
+            1.0
+        };
         #[allow(clippy::cast_possible_truncation)]
-        glam::camera::rh::proj::directx::perspective_infinite_reverse(self.fov_y_rad as f32, aspect as f32, self.near_m as f32)
+        glam::camera::rh::proj::directx::perspective_infinite_reverse(
+            self.fov_y_rad as f32,
+            aspect as f32,
+            self.near_m as f32,
+        )
     }
 
     /// `clip_from_world` for eye-relative positions (what the GPU gets).
@@ -250,11 +258,17 @@ impl Camera {
                     crate::car_mesh::belt_z_m(visual) + 0.16,
                 );
                 let pitch = DQuat::from_rotation_y(3f64.to_radians());
-                (pose.position + body * eye_body, body * pitch * body_view_basis(), 0.05)
+                (
+                    pose.position + body * eye_body,
+                    body * pitch * body_view_basis(),
+                    0.05,
+                )
             }
             CameraMode::Orbit => {
                 let yaw = heading_of(body) + finite_or(self.orbit_yaw_deg, 35.0).to_radians();
-                let pitch = finite_or(self.orbit_pitch_deg, 14.0).clamp(-5.0, 85.0).to_radians();
+                let pitch = finite_or(self.orbit_pitch_deg, 14.0)
+                    .clamp(-5.0, 85.0)
+                    .to_radians();
                 let distance = finite_or(self.orbit_distance_m, 7.0).clamp(2.0, 100.0);
                 let offset = DVec3::new(
                     pitch.cos() * yaw.cos(),
@@ -296,7 +310,9 @@ fn wrap_pi(a: f64) -> f64 {
 /// `world_from_view` for a camera looking along `direction` with `up` roughly up.
 fn look_rotation(direction: DVec3, up: DVec3) -> DQuat {
     let forward = direction.normalize_or(DVec3::X);
-    let right = forward.cross(up).normalize_or(DVec3::Y.cross(forward).normalize_or(DVec3::X));
+    let right = forward
+        .cross(up)
+        .normalize_or(DVec3::Y.cross(forward).normalize_or(DVec3::X));
     let true_up = right.cross(forward);
     // View axes: x right, y up, -z forward.
     DQuat::from_mat3(&glam::DMat3::from_cols(right, true_up, -forward))
@@ -359,7 +375,10 @@ mod tests {
     fn a_point_behind_the_eye_does_not_project() {
         let (v, pose) = setup();
         let view = Camera::new(CameraMode::Chase).view(&pose, &v);
-        assert!(view.project(view.eye_world - view.forward() * 5.0, 1.5).is_none());
+        assert!(
+            view.project(view.eye_world - view.forward() * 5.0, 1.5)
+                .is_none()
+        );
     }
 
     #[test]
@@ -374,7 +393,10 @@ mod tests {
             // A point far ahead on the body axis is near the centre, slightly above it.
             let far = view.eye_world + body_x * 100.0;
             let ndc = view.project(far, 1.0).unwrap();
-            assert!(ndc.x.abs() < 1e-3 && ndc.y > 0.0 && ndc.y < 0.2, "{mode}: {ndc}");
+            assert!(
+                ndc.x.abs() < 1e-3 && ndc.y > 0.0 && ndc.y < 0.2,
+                "{mode}: {ndc}"
+            );
         }
     }
 
@@ -403,7 +425,10 @@ mod tests {
         cam.update(&turned, 0.016);
         let lagging = cam.view(&turned, &v);
         let car_x = turned.orientation * DVec3::X;
-        assert!(lagging.forward().dot(car_x) < 0.99, "the camera lags behind a sudden turn");
+        assert!(
+            lagging.forward().dot(car_x) < 0.99,
+            "the camera lags behind a sudden turn"
+        );
         for _ in 0..300 {
             cam.update(&turned, 0.016);
         }
@@ -415,7 +440,11 @@ mod tests {
         // Broken inputs never produce a broken camera.
         cam.update(&turned, f64::NAN);
         cam.fov_deg = f64::NAN;
-        assert!(cam.view(&turned, &v).clip_from_world_relative(f64::NAN).is_finite());
+        assert!(
+            cam.view(&turned, &v)
+                .clip_from_world_relative(f64::NAN)
+                .is_finite()
+        );
     }
 
     #[test]

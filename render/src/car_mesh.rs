@@ -70,7 +70,12 @@ impl Profile {
     /// Breakpoints strictly between `x0` and `x1`, with both ends.
     fn stations(&self, x0: f32, x1: f32) -> Vec<f32> {
         let mut xs = vec![x0];
-        xs.extend(self.sections.iter().map(|s| s[0]).filter(|&x| x > x0 + 1e-3 && x < x1 - 1e-3));
+        xs.extend(
+            self.sections
+                .iter()
+                .map(|s| s[0])
+                .filter(|&x| x > x0 + 1e-3 && x < x1 - 1e-3),
+        );
         xs.push(x1);
         xs
     }
@@ -140,7 +145,17 @@ pub fn body_mesh(v: &VehicleVisual) -> MeshBuilder {
     let cabin_floor = g + v.ground_clearance_m as f32 + 0.22;
     let tub = [-inner, inner];
     body_block(&mut m, &p, xt, cabin_rear, tub, false, None, None, paint);
-    body_block(&mut m, &p, cabin_rear, cabin_front, tub, false, None, Some(cabin_floor), INTERIOR);
+    body_block(
+        &mut m,
+        &p,
+        cabin_rear,
+        cabin_front,
+        tub,
+        false,
+        None,
+        Some(cabin_floor),
+        INTERIOR,
+    );
     body_block(&mut m, &p, cabin_front, xn, tub, false, None, None, paint);
     // Outer panels, cut around the wheel arches, and fenders above them.
     let arch = |a: usize| (axles[a] - 1.2 * radii[a], axles[a] + 1.2 * radii[a]);
@@ -152,15 +167,24 @@ pub fn body_mesh(v: &VehicleVisual) -> MeshBuilder {
                 body_block(&mut m, &p, x0, x1, range, true, None, None, paint);
             }
         }
-        for a in 0..2 {
+        for (a, radius) in radii.iter().enumerate() {
             let (x0, x1) = arch(a);
             let lowest_top = p.at(x0)[1].min(p.at(x1)[1]);
-            let floor = (g + 2.0 * radii[a] + 0.05).min(lowest_top - 0.04);
+            let floor = (g + 2.0 * radius + 0.05).min(lowest_top - 0.04);
             body_block(&mut m, &p, x0, x1, range, true, Some(floor), None, paint);
             // Dark arch lining, so the opening reads as a hole.
             let lining_y = if range[0] > 0.0 { inner } else { -inner };
-            let (y0, y1) = if lining_y > 0.0 { (lining_y - 0.02, lining_y) } else { (lining_y, lining_y + 0.02) };
-            m.cuboid(Vec3::new(x0, y0, g + 0.1), Vec3::new(x1, y1, floor - 0.005), TRIM, material::MATTE);
+            let (y0, y1) = if lining_y > 0.0 {
+                (lining_y - 0.02, lining_y)
+            } else {
+                (lining_y, lining_y + 0.02)
+            };
+            m.cuboid(
+                Vec3::new(x0, y0, g + 0.1),
+                Vec3::new(x1, y1, floor - 0.005),
+                TRIM,
+                material::MATTE,
+            );
         }
     }
     // Greenhouse: glass, with a painted roof.
@@ -271,18 +295,39 @@ pub fn wheel_mesh(radius_m: f64, width_m: f64) -> MeshBuilder {
         );
     }
     m.set_transform(None);
-    m.cylinder_y(0.16 * r, face, hw - 0.006, 10, RIM, Some(RIM), material::GLOSSY);
+    m.cylinder_y(
+        0.16 * r,
+        face,
+        hw - 0.006,
+        10,
+        RIM,
+        Some(RIM),
+        material::GLOSSY,
+    );
     m
 }
 
 /// A flat ring in the plane `y`, facing +y (`outward`) or -y.
-fn annulus(m: &mut MeshBuilder, y: f32, r0: f32, r1: f32, segments: u32, outward: bool, color: [f32; 3]) {
+fn annulus(
+    m: &mut MeshBuilder,
+    y: f32,
+    r0: f32,
+    r1: f32,
+    segments: u32,
+    outward: bool,
+    color: [f32; 3],
+) {
     let point = |k: u32, r: f32| {
         let a = std::f32::consts::TAU * k as f32 / segments as f32;
         Vec3::new(r * a.cos(), y, r * a.sin())
     };
     for k in 0..segments {
-        let q = [point(k, r0), point(k, r1), point(k + 1, r1), point(k + 1, r0)];
+        let q = [
+            point(k, r0),
+            point(k, r1),
+            point(k + 1, r1),
+            point(k + 1, r0),
+        ];
         // Going from +x towards +z is counter-clockwise seen from -y.
         if outward {
             m.quad([q[3], q[2], q[1], q[0]], color, material::MATTE);
@@ -353,14 +398,29 @@ pub fn steering_wheel_mesh() -> MeshBuilder {
         // Counter-clockwise from +y through +z: rim segment k.
         let t = Mat4::from_rotation_x(a) * Mat4::from_translation(Vec3::new(0.0, radius, 0.0));
         m.set_transform(Some(t));
-        m.cuboid(Vec3::new(-0.016, -0.016, -0.025), Vec3::new(0.016, 0.016, 0.025), color, material::MATTE);
+        m.cuboid(
+            Vec3::new(-0.016, -0.016, -0.025),
+            Vec3::new(0.016, 0.016, 0.025),
+            color,
+            material::MATTE,
+        );
     }
     for a in [0.0f32, 180.0, 270.0] {
         m.set_transform(Some(Mat4::from_rotation_x(a.to_radians())));
-        m.cuboid(Vec3::new(-0.01, 0.0, -0.02), Vec3::new(0.01, radius, 0.02), TRIM, material::MATTE);
+        m.cuboid(
+            Vec3::new(-0.01, 0.0, -0.02),
+            Vec3::new(0.01, radius, 0.02),
+            TRIM,
+            material::MATTE,
+        );
     }
     m.set_transform(None);
-    m.cuboid(Vec3::new(-0.03, -0.05, -0.05), Vec3::new(0.02, 0.05, 0.05), TRIM, material::MATTE);
+    m.cuboid(
+        Vec3::new(-0.03, -0.05, -0.05),
+        Vec3::new(0.02, 0.05, 0.05),
+        TRIM,
+        material::MATTE,
+    );
     m
 }
 
@@ -374,6 +434,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::cast_possible_truncation)]
     fn the_body_fits_the_car_box() {
         let v = visual();
         let m = body_mesh(&v);
@@ -390,7 +451,11 @@ mod tests {
         let ground = v.ground_z_m() as f32;
         assert!((hi.z - ground - h).abs() < 0.05, "height {}", hi.z - ground);
         assert!(lo.z - ground > 0.05, "the body clears the ground");
-        assert!(m.vertices.iter().all(|v| v.position.iter().all(|c| c.is_finite())));
+        assert!(
+            m.vertices
+                .iter()
+                .all(|v| v.position.iter().all(|c| c.is_finite()))
+        );
     }
 
     #[test]
@@ -402,7 +467,11 @@ mod tests {
             .map(|v| Vec3::new(v.position[0], 0.0, v.position[2]).length())
             .fold(0.0f32, f32::max);
         assert!((r - 0.32).abs() < 1e-4);
-        let y = m.vertices.iter().map(|v| v.position[1].abs()).fold(0.0f32, f32::max);
+        let y = m
+            .vertices
+            .iter()
+            .map(|v| v.position[1].abs())
+            .fold(0.0f32, f32::max);
         assert!((y - 0.125).abs() < 1e-4);
         // Spokes make it asymmetric under a fifth of a turn... but not under a half turn.
         let spoke_verts = m.vertices.iter().filter(|v| v.color == RIM).count();

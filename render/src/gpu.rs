@@ -60,7 +60,8 @@ impl GpuContext {
     /// [`RenderError::NoAdapter`] when no adapter at all is found, [`RenderError::NoDevice`]
     /// when it cannot create a device.
     pub fn headless(choice: AdapterChoice) -> Result<Self, RenderError> {
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         Self::with_instance(instance, None, choice)
     }
 
@@ -109,7 +110,9 @@ impl GpuContext {
 
     /// Whether the device can write GPU timestamps inside passes.
     pub fn has_timestamps(&self) -> bool {
-        self.device.features().contains(wgpu::Features::TIMESTAMP_QUERY)
+        self.device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
     }
 }
 
@@ -143,7 +146,8 @@ async fn request_adapter(
     // version: look for a CPU device among all adapters.
     let backends = wgpu::Backends::all();
     let adapters = instance.enumerate_adapters(backends).await;
-    let surface_ok = |a: &wgpu::Adapter| compatible_surface.is_none_or(|s| a.is_surface_supported(s));
+    let surface_ok =
+        |a: &wgpu::Adapter| compatible_surface.is_none_or(|s| a.is_surface_supported(s));
     if let Some(adapter) = adapters
         .iter()
         .find(|a| a.get_info().device_type == wgpu::DeviceType::Cpu && surface_ok(a))
@@ -173,7 +177,10 @@ mod tests {
         assert_eq!(AdapterChoice::parse("software"), AdapterChoice::Software);
         assert_eq!(AdapterChoice::parse(" Fallback "), AdapterChoice::Software);
         assert_eq!(AdapterChoice::parse("low-power"), AdapterChoice::LowPower);
-        assert_eq!(AdapterChoice::parse("high-performance"), AdapterChoice::Auto);
+        assert_eq!(
+            AdapterChoice::parse("high-performance"),
+            AdapterChoice::Auto
+        );
         assert_eq!(AdapterChoice::parse(""), AdapterChoice::Auto);
     }
 }

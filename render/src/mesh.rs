@@ -131,9 +131,19 @@ impl MeshBuilder {
 
     /// A hexahedron from its eight corners: `bottom` and `top` each counter-clockwise seen
     /// from above, starting at the same (rear-right) corner. Faces point outwards.
-    pub fn hexahedron(&mut self, bottom: [Vec3; 4], top: [Vec3; 4], color: [f32; 3], material: u32) {
+    pub fn hexahedron(
+        &mut self,
+        bottom: [Vec3; 4],
+        top: [Vec3; 4],
+        color: [f32; 3],
+        material: u32,
+    ) {
         self.quad([top[0], top[1], top[2], top[3]], color, material);
-        self.quad([bottom[3], bottom[2], bottom[1], bottom[0]], color, material);
+        self.quad(
+            [bottom[3], bottom[2], bottom[1], bottom[0]],
+            color,
+            material,
+        );
         for i in 0..4 {
             let j = (i + 1) % 4;
             self.quad([bottom[i], bottom[j], top[j], top[i]], color, material);
@@ -191,10 +201,18 @@ mod tests {
     #[test]
     fn boxes_have_outward_normals() {
         let mut m = MeshBuilder::new();
-        m.cuboid(Vec3::splat(-1.0), Vec3::splat(1.0), [1.0; 3], material::MATTE);
+        m.cuboid(
+            Vec3::splat(-1.0),
+            Vec3::splat(1.0),
+            [1.0; 3],
+            material::MATTE,
+        );
         assert_eq!(m.triangle_count(), 12);
         for tri in m.vertices.chunks(3) {
-            let centre = tri.iter().fold(Vec3::ZERO, |s, v| s + Vec3::from(v.position)) / 3.0;
+            let centre = tri
+                .iter()
+                .fold(Vec3::ZERO, |s, v| s + Vec3::from(v.position))
+                / 3.0;
             assert!(Vec3::from(tri[0].normal).dot(centre) > 0.0);
         }
     }
@@ -202,9 +220,20 @@ mod tests {
     #[test]
     fn cylinders_have_outward_normals() {
         let mut m = MeshBuilder::new();
-        m.cylinder_y(0.3, -0.1, 0.1, 12, [0.1; 3], Some([0.5; 3]), material::MATTE);
+        m.cylinder_y(
+            0.3,
+            -0.1,
+            0.1,
+            12,
+            [0.1; 3],
+            Some([0.5; 3]),
+            material::MATTE,
+        );
         for tri in m.vertices.chunks(3) {
-            let centre = tri.iter().fold(Vec3::ZERO, |s, v| s + Vec3::from(v.position)) / 3.0;
+            let centre = tri
+                .iter()
+                .fold(Vec3::ZERO, |s, v| s + Vec3::from(v.position))
+                / 3.0;
             assert!(Vec3::from(tri[0].normal).dot(centre) > 0.0);
         }
     }

@@ -11,15 +11,15 @@ use gripline_physics::vehicle::VehicleParams;
 
 use crate::scene::check_size;
 use crate::{
-    AdapterChoice, Camera, FrameInput, GpuContext, RenderError, RenderSettings, SceneRenderer, VehiclePose,
-    VehicleVisual,
+    AdapterChoice, Camera, FrameInput, GpuContext, RenderError, RenderSettings, SceneRenderer,
+    VehiclePose, VehicleVisual,
 };
 
 /// The colour format of offscreen frames.
 pub const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 
 /// How long to wait for the GPU to finish a frame.
-const READBACK_TIMEOUT: Duration = Duration::from_secs(60);
+const READBACK_TIMEOUT: Duration = Duration::from_mins(1);
 
 /// An 8-bit sRGB RGBA image, rows top to bottom.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +39,12 @@ impl RgbaImage {
             return [0; 4];
         }
         let i = 4 * (y as usize * self.width as usize + x as usize);
-        [self.data[i], self.data[i + 1], self.data[i + 2], self.data[i + 3]]
+        [
+            self.data[i],
+            self.data[i + 1],
+            self.data[i + 2],
+            self.data[i + 3],
+        ]
     }
 
     /// Writes the image as an 8-bit RGBA PNG.
@@ -57,7 +62,9 @@ impl RgbaImage {
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
         let mut writer = encoder.write_header().map_err(|e| err(e.to_string()))?;
-        writer.write_image_data(&self.data).map_err(|e| err(e.to_string()))?;
+        writer
+            .write_image_data(&self.data)
+            .map_err(|e| err(e.to_string()))?;
         writer.finish().map_err(|e| err(e.to_string()))
     }
 
@@ -78,7 +85,9 @@ impl RgbaImage {
             .output_buffer_size()
             .ok_or_else(|| err("image too large".to_owned()))?;
         let mut buf = vec![0; size];
-        let info = reader.next_frame(&mut buf).map_err(|e| err(e.to_string()))?;
+        let info = reader
+            .next_frame(&mut buf)
+            .map_err(|e| err(e.to_string()))?;
         if info.bit_depth != png::BitDepth::Eight {
             return Err(err(format!("unsupported bit depth {:?}", info.bit_depth)));
         }
@@ -175,7 +184,11 @@ impl OffscreenRenderer {
     ///
     /// # Errors
     /// [`RenderError::Readback`] when the GPU does not finish or the buffer cannot be mapped.
-    pub fn render(&mut self, pose: &VehiclePose, camera: &Camera) -> Result<RgbaImage, RenderError> {
+    pub fn render(
+        &mut self,
+        pose: &VehiclePose,
+        camera: &Camera,
+    ) -> Result<RgbaImage, RenderError> {
         let frame = FrameInput::new(pose, camera, self.scene.visual(), self.width, self.height);
         self.render_frame(&frame)
     }
@@ -246,7 +259,10 @@ impl OffscreenRenderer {
             let mapped = slice
                 .get_mapped_range()
                 .map_err(|e| RenderError::Readback(e.to_string()))?;
-            for chunk in mapped.chunks(self.padded_row_bytes as usize).take(self.height as usize) {
+            for chunk in mapped
+                .chunks(self.padded_row_bytes as usize)
+                .take(self.height as usize)
+            {
                 data.extend_from_slice(&chunk[..row]);
             }
         }
@@ -299,7 +315,14 @@ pub fn render_frame_png(
 ) -> Result<RgbaImage, RenderError> {
     let gpu = GpuContext::headless(AdapterChoice::from_env())?;
     let visual = VehicleVisual::from_params(params);
-    let mut renderer = OffscreenRenderer::new(gpu, &RenderSettings::default(), track, &visual, width, height)?;
+    let mut renderer = OffscreenRenderer::new(
+        gpu,
+        &RenderSettings::default(),
+        track,
+        &visual,
+        width,
+        height,
+    )?;
     let image = renderer.render(pose, camera)?;
     image.write_png(path)?;
     Ok(image)
@@ -325,7 +348,7 @@ mod tests {
         let image = RgbaImage {
             width: 3,
             height: 2,
-            data: (0..24).map(|i| (i * 10) as u8).collect(),
+            data: (0..24u8).map(|i| i * 10).collect(),
         };
         image.write_png(&path).unwrap();
         assert_eq!(RgbaImage::read_png(&path).unwrap(), image);

@@ -51,13 +51,12 @@ impl VehiclePose {
         } else {
             DVec3::ZERO
         };
-        let orientation = if snapshot.orientation.is_finite()
-            && snapshot.orientation.length_squared() > 1e-12
-        {
-            snapshot.orientation.normalize()
-        } else {
-            DQuat::IDENTITY
-        };
+        let orientation =
+            if snapshot.orientation.is_finite() && snapshot.orientation.length_squared() > 1e-12 {
+                snapshot.orientation.normalize()
+            } else {
+                DQuat::IDENTITY
+            };
         let wheels = std::array::from_fn(|i| {
             let w = &snapshot.wheels[i];
             WheelPose {
@@ -120,7 +119,11 @@ impl VehiclePose {
                 track.length_m
             ))
         })?;
-        let lateral = if lateral_m.is_finite() { lateral_m } else { 0.0 };
+        let lateral = if lateral_m.is_finite() {
+            lateral_m
+        } else {
+            0.0
+        };
         let forward = sample.tangent.normalize_or(DVec3::X);
         let up = sample.normal.normalize_or(DVec3::Z);
         let left = up.cross(forward).normalize_or(DVec3::Y);
@@ -151,7 +154,7 @@ impl VehiclePose {
     /// about z so the mesh's outer face (+y) points right.
     pub fn world_from_wheel(&self, index: usize) -> DMat4 {
         let wheel = &self.wheels[index.min(3)];
-        let right = index % 2 == 1;
+        let right = !index.is_multiple_of(2);
         let (mirror, spin) = if right {
             (DQuat::from_rotation_z(PI), -wheel.spin_angle_rad)
         } else {
@@ -207,10 +210,17 @@ mod tests {
         let pose = VehiclePose::at_rest(&v, DVec3::new(10.0, 5.0, 0.5), 0.0);
         for i in 0..4 {
             let m = pose.world_from_wheel(i);
-            assert!(close(m.transform_point3(DVec3::ZERO), pose.wheels[i].centre_world));
+            assert!(close(
+                m.transform_point3(DVec3::ZERO),
+                pose.wheels[i].centre_world
+            ));
             // The mesh's outer face (+y) points out of the car on both sides.
             let out = m.transform_vector3(DVec3::Y);
-            let expected = if i % 2 == 0 { DVec3::Y } else { -DVec3::Y };
+            let expected = if i.is_multiple_of(2) {
+                DVec3::Y
+            } else {
+                -DVec3::Y
+            };
             assert!(close(out, expected), "wheel {i}: {out}");
         }
     }
@@ -283,9 +293,11 @@ mod tests {
 
     #[test]
     fn a_broken_snapshot_gives_a_finite_pose() {
-        let mut snap = Snapshot::default();
-        snap.position = DVec3::NAN;
-        snap.orientation = DQuat::from_xyzw(f64::NAN, 0.0, 0.0, 1.0);
+        let mut snap = Snapshot {
+            position: DVec3::NAN,
+            orientation: DQuat::from_xyzw(f64::NAN, 0.0, 0.0, 1.0),
+            ..Snapshot::default()
+        };
         snap.wheels[0].steer_angle_rad = f64::INFINITY;
         snap.wheels[1].centre_position = DVec3::NAN;
         let pose = VehiclePose::from_snapshot(&snap, &SpinAngles::default());

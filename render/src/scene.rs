@@ -19,7 +19,9 @@ use crate::car_mesh;
 use crate::mesh::{MeshBuilder, Vertex};
 use crate::settings::choose_msaa_samples;
 use crate::track_geometry::TrackGeometry;
-use crate::{Camera, CameraMode, GpuContext, RenderError, RenderSettings, VehiclePose, VehicleVisual};
+use crate::{
+    Camera, CameraMode, GpuContext, RenderError, RenderSettings, VehiclePose, VehicleVisual,
+};
 
 const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Model slots: track, body, four wheels, steering wheel.
@@ -51,7 +53,13 @@ pub struct FrameInput {
 impl FrameInput {
     /// A frame of `pose` seen by `camera` (the cockpit drawn in the cockpit view), for a
     /// `width` x `height` target.
-    pub fn new(pose: &VehiclePose, camera: &Camera, visual: &VehicleVisual, width: u32, height: u32) -> Self {
+    pub fn new(
+        pose: &VehiclePose,
+        camera: &Camera,
+        visual: &VehicleVisual,
+        width: u32,
+        height: u32,
+    ) -> Self {
         Self {
             pose: *pose,
             view: camera.view(pose, visual),
@@ -171,7 +179,9 @@ impl SceneRenderer {
                     .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
         });
         let shadow_size = if settings.shadows {
-            settings.shadow_map_size_clamped().min(device.limits().max_texture_dimension_2d)
+            settings
+                .shadow_map_size_clamped()
+                .min(device.limits().max_texture_dimension_2d)
         } else {
             1
         };
@@ -321,11 +331,12 @@ impl SceneRenderer {
             bind_group_layouts: &[Some(&main_layout), Some(&model_layout)],
             immediate_size: 0,
         });
-        let shadow_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("shadow pipeline layout"),
-            bind_group_layouts: &[Some(&shadow_layout), Some(&model_layout)],
-            immediate_size: 0,
-        });
+        let shadow_pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("shadow pipeline layout"),
+                bind_group_layouts: &[Some(&shadow_layout), Some(&model_layout)],
+                immediate_size: 0,
+            });
         let multisample = wgpu::MultisampleState {
             count: sample_count,
             mask: !0,
@@ -336,39 +347,41 @@ impl SceneRenderer {
             blend: None,
             write_mask: wgpu::ColorWrites::ALL,
         })];
-        let lit_pipeline = |label: &str, cull_mode: Option<wgpu::Face>, bias: wgpu::DepthBiasState| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&main_pipeline_layout),
-                vertex: wgpu::VertexState {
-                    module: &scene_module,
-                    entry_point: Some("vs_main"),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    buffers: &[Some(Vertex::layout())],
-                },
-                primitive: wgpu::PrimitiveState {
-                    cull_mode,
-                    ..Default::default()
-                },
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(true),
-                    depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
-                    stencil: wgpu::StencilState::default(),
-                    bias,
-                }),
-                multisample,
-                fragment: Some(wgpu::FragmentState {
-                    module: &scene_module,
-                    entry_point: Some("fs_main"),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    targets: &colour_targets,
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
-        let ground_pipeline = lit_pipeline("ground pipeline", None, wgpu::DepthBiasState::default());
+        let lit_pipeline =
+            |label: &str, cull_mode: Option<wgpu::Face>, bias: wgpu::DepthBiasState| {
+                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some(label),
+                    layout: Some(&main_pipeline_layout),
+                    vertex: wgpu::VertexState {
+                        module: &scene_module,
+                        entry_point: Some("vs_main"),
+                        compilation_options: wgpu::PipelineCompilationOptions::default(),
+                        buffers: &[Some(Vertex::layout())],
+                    },
+                    primitive: wgpu::PrimitiveState {
+                        cull_mode,
+                        ..Default::default()
+                    },
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: DEPTH_FORMAT,
+                        depth_write_enabled: Some(true),
+                        depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
+                        stencil: wgpu::StencilState::default(),
+                        bias,
+                    }),
+                    multisample,
+                    fragment: Some(wgpu::FragmentState {
+                        module: &scene_module,
+                        entry_point: Some("fs_main"),
+                        compilation_options: wgpu::PipelineCompilationOptions::default(),
+                        targets: &colour_targets,
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
+            };
+        let ground_pipeline =
+            lit_pipeline("ground pipeline", None, wgpu::DepthBiasState::default());
         let solid_pipeline = lit_pipeline(
             "solid pipeline",
             Some(wgpu::Face::Back),
@@ -537,7 +550,12 @@ impl SceneRenderer {
 
     /// Records the frame into `encoder`, drawing into `target` (a view of a texture of the
     /// renderer's format and `frame`'s size). A frame of zero size records nothing.
-    pub fn render(&mut self, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView, frame: &FrameInput) {
+    pub fn render(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        frame: &FrameInput,
+    ) {
         self.render_timed(encoder, target, frame, None);
     }
 
@@ -593,13 +611,16 @@ impl SceneRenderer {
         }
         let (mount, tilt) = car_mesh::steering_wheel_mount(&self.visual);
         let body_from_column = DMat4::from_translation(mount)
-            * DMat4::from_quat(DQuat::from_rotation_y(tilt) * DQuat::from_rotation_x(-pose.steering_wheel_rad));
+            * DMat4::from_quat(
+                DQuat::from_rotation_y(tilt) * DQuat::from_rotation_x(-pose.steering_wheel_rad),
+            );
         models[SLOT_STEERING] = (to_eye * pose.world_from_body() * body_from_column).as_mat4();
         let stride = usize::try_from(self.model_stride).unwrap_or(256);
         let mut bytes = vec![0u8; stride * MODEL_SLOTS];
         for (i, m) in models.iter().enumerate() {
             let m = if m.is_finite() { *m } else { Mat4::IDENTITY };
-            bytes[i * stride..i * stride + 64].copy_from_slice(bytemuck::bytes_of(&m.to_cols_array()));
+            bytes[i * stride..i * stride + 64]
+                .copy_from_slice(bytemuck::bytes_of(&m.to_cols_array()));
         }
         self.queue.write_buffer(&self.model_buffer, 0, &bytes);
         let offset = |slot: usize| u32::try_from(self.model_stride * slot as u64).unwrap_or(0);
@@ -684,7 +705,12 @@ impl SceneRenderer {
     }
 
     /// Track objects, body and wheels: everything that casts a shadow.
-    fn draw_casters(&self, pass: &mut wgpu::RenderPass<'_>, _frame: &FrameInput, offset: &impl Fn(usize) -> u32) {
+    fn draw_casters(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        _frame: &FrameInput,
+        offset: &impl Fn(usize) -> u32,
+    ) {
         if let Some(props) = &self.props {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
             props.draw(pass);
@@ -715,7 +741,14 @@ fn light_matrix(sun_dir: Vec3, centre: Vec3, shadow_size: u32) -> Mat4 {
     let distance = 150.0;
     let view = glam::camera::rh::view::look_at_mat4(centre + sun_dir * distance, centre, Vec3::Z);
     let half = SHADOW_HALF_EXTENT_M;
-    let projection = glam::camera::rh::proj::directx::orthographic(-half, half, -half, half, 1.0, 2.0 * distance);
+    let projection = glam::camera::rh::proj::directx::orthographic(
+        -half,
+        half,
+        -half,
+        half,
+        1.0,
+        2.0 * distance,
+    );
     let clip = projection * view;
     // Snap the projected centre to the texel grid.
     let texel = 2.0 / shadow_size.max(1) as f32;

@@ -56,8 +56,10 @@ mod tests {
 
     #[test]
     fn shadow_map_size_is_clamped() {
-        let mut s = RenderSettings::default();
-        s.shadow_map_size = 10;
+        let mut s = RenderSettings {
+            shadow_map_size: 10,
+            ..RenderSettings::default()
+        };
         assert_eq!(s.shadow_map_size_clamped(), 256);
         s.shadow_map_size = 100_000;
         assert_eq!(s.shadow_map_size_clamped(), 4096);

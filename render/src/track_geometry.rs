@@ -55,7 +55,11 @@ impl TrackGeometry {
         for (tri, &surface) in track.ground.triangles().iter().zip(track.ground.surfaces()) {
             let [a, b, c] = tri.map(|i| vertices.get(i as usize).copied().unwrap_or(origin));
             // Counter-clockwise seen from above, whatever the source winding.
-            let (b, c) = if (b - a).cross(c - a).z < 0.0 { (c, b) } else { (b, c) };
+            let (b, c) = if (b - a).cross(c - a).z < 0.0 {
+                (c, b)
+            } else {
+                (b, c)
+            };
             let uv = if surface == Surface::Kerb {
                 [a, b, c].map(|p| {
                     track
@@ -134,11 +138,20 @@ fn add_markings(mesh: &mut MeshBuilder, track: &TrackMesh, local: &impl Fn(DVec3
         let cell = 2.0 * half / cells;
         for i in 0..n {
             for row in 0..2 {
-                let colour = if (i + row) % 2 == 0 { white } else { [0.02; 3] };
+                let colour = if (i + row).is_multiple_of(2) {
+                    white
+                } else {
+                    [0.02; 3]
+                };
                 let y0 = -half + cell * i as f64;
                 let x0 = if row == 0 { -cell } else { 0.0 };
                 mesh.quad(
-                    [p(x0, y0), p(x0 + cell, y0), p(x0 + cell, y0 + cell), p(x0, y0 + cell)],
+                    [
+                        p(x0, y0),
+                        p(x0 + cell, y0),
+                        p(x0 + cell, y0 + cell),
+                        p(x0, y0 + cell),
+                    ],
                     colour,
                     material::PAINT,
                 );
@@ -162,7 +175,12 @@ fn add_objects(mesh: &mut MeshBuilder, track: &TrackMesh, local: &impl Fn(DVec3)
         match object.kind {
             ObjectKind::Cone => {
                 mesh.set_transform(Some(Mat4::from_translation(base)));
-                mesh.cuboid(Vec3::new(-0.19, -0.19, 0.0), Vec3::new(0.19, 0.19, 0.03), black, material::MATTE);
+                mesh.cuboid(
+                    Vec3::new(-0.19, -0.19, 0.0),
+                    Vec3::new(0.19, 0.19, 0.03),
+                    black,
+                    material::MATTE,
+                );
                 let rings = [
                     (0.03, 0.16, orange),
                     (0.32, 0.11, white),
@@ -183,10 +201,27 @@ fn add_objects(mesh: &mut MeshBuilder, track: &TrackMesh, local: &impl Fn(DVec3)
                         p.tangent
                     });
                 let yaw = facing.y.atan2(facing.x) as f32;
-                mesh.set_transform(Some(Mat4::from_translation(base) * Mat4::from_rotation_z(yaw)));
-                mesh.cuboid(Vec3::new(-0.04, -0.04, 0.0), Vec3::new(0.04, 0.04, 1.2), [0.3; 3], material::MATTE);
-                mesh.cuboid(Vec3::new(-0.03, -0.35, 0.8), Vec3::new(0.03, 0.35, 1.4), white, material::MATTE);
-                mesh.cuboid(Vec3::new(-0.035, -0.3, 1.05), Vec3::new(0.035, 0.3, 1.15), black, material::MATTE);
+                mesh.set_transform(Some(
+                    Mat4::from_translation(base) * Mat4::from_rotation_z(yaw),
+                ));
+                mesh.cuboid(
+                    Vec3::new(-0.04, -0.04, 0.0),
+                    Vec3::new(0.04, 0.04, 1.2),
+                    [0.3; 3],
+                    material::MATTE,
+                );
+                mesh.cuboid(
+                    Vec3::new(-0.03, -0.35, 0.8),
+                    Vec3::new(0.03, 0.35, 1.4),
+                    white,
+                    material::MATTE,
+                );
+                mesh.cuboid(
+                    Vec3::new(-0.035, -0.3, 1.05),
+                    Vec3::new(0.035, 0.3, 1.15),
+                    black,
+                    material::MATTE,
+                );
                 mesh.set_transform(None);
             }
         }
@@ -201,6 +236,15 @@ fn frustum(mesh: &mut MeshBuilder, z0: f32, z1: f32, r0: f32, r1: f32, color: [f
         Vec3::new(r * a.cos(), r * a.sin(), z)
     };
     for k in 0..n {
-        mesh.quad([p(k, r0, z0), p(k + 1, r0, z0), p(k + 1, r1, z1), p(k, r1, z1)], color, material::MATTE);
+        mesh.quad(
+            [
+                p(k, r0, z0),
+                p(k + 1, r0, z0),
+                p(k + 1, r1, z1),
+                p(k, r1, z1),
+            ],
+            color,
+            material::MATTE,
+        );
     }
 }

@@ -39,10 +39,20 @@ impl VehicleVisual {
     /// Dimensions from the vehicle parameters, with a red paint. Non-finite or non-positive
     /// sizes are replaced by those of a typical car, so a broken file never breaks the picture.
     pub fn from_params(params: &VehicleParams) -> Self {
-        let pos = |v: f64, fallback: f64| if v.is_finite() && v > 0.0 { v } else { fallback };
+        let pos = |v: f64, fallback: f64| {
+            if v.is_finite() && v > 0.0 {
+                v
+            } else {
+                fallback
+            }
+        };
         let wheelbase_m = pos(params.chassis.wheelbase_m, 2.6);
         let fwf = params.chassis.front_weight_fraction;
-        let fwf = if fwf.is_finite() { fwf.clamp(0.05, 0.95) } else { 0.5 };
+        let fwf = if fwf.is_finite() {
+            fwf.clamp(0.05, 0.95)
+        } else {
+            0.5
+        };
         let radius = [
             pos(params.front.wheel.radius_m, 0.31),
             pos(params.rear.wheel.radius_m, 0.31),
@@ -59,7 +69,10 @@ impl VehicleVisual {
             wheelbase_m,
             cg_to_front_axle_m: wheelbase_m * (1.0 - fwf),
             cg_height_m: pos(params.chassis.cg_height_m, 0.5),
-            track_m: [pos(params.front.track_m, 1.55), pos(params.rear.track_m, 1.55)],
+            track_m: [
+                pos(params.front.track_m, 1.55),
+                pos(params.rear.track_m, 1.55),
+            ],
             wheel_radius_m: radius,
             tyre_width_m: radius.map(|r| (0.75 * r).clamp(0.15, 0.35)),
             paint_rgb: [0.50, 0.025, 0.02],
@@ -69,7 +82,13 @@ impl VehicleVisual {
     /// The same car in another paint (linear RGB 0..1, clamped).
     #[must_use]
     pub fn with_paint(mut self, rgb: [f32; 3]) -> Self {
-        self.paint_rgb = rgb.map(|c| if c.is_finite() { c.clamp(0.0, 1.0) } else { 0.5 });
+        self.paint_rgb = rgb.map(|c| {
+            if c.is_finite() {
+                c.clamp(0.0, 1.0)
+            } else {
+                0.5
+            }
+        });
         self
     }
 
@@ -100,7 +119,7 @@ impl VehicleVisual {
     /// Centre of wheel `index` (FL, FR, RL, RR) in the body frame at static ride height (m).
     pub fn static_wheel_centre_body(&self, index: usize) -> DVec3 {
         let axle = usize::from(index >= 2);
-        let side = if index % 2 == 0 { 1.0 } else { -1.0 };
+        let side = if index.is_multiple_of(2) { 1.0 } else { -1.0 };
         DVec3::new(
             self.axle_x_m(axle),
             side * 0.5 * self.track_m[axle],
@@ -149,6 +168,11 @@ mod tests {
         let v = VehicleVisual::from_params(&p);
         assert!(v.length_m.is_finite() && v.wheelbase_m > 0.0 && v.wheel_radius_m[0] > 0.0);
         let v = v.with_paint([f32::NAN, 2.0, -1.0]);
-        assert_eq!(v.paint_rgb, [0.5, 1.0, 0.0]);
+        assert!(
+            v.paint_rgb
+                .iter()
+                .zip([0.5, 1.0, 0.0])
+                .all(|(a, b)| (a - b).abs() < 1e-6)
+        );
     }
 }

@@ -22,8 +22,8 @@ use gripline_config::track_file::{LoadedTrack, load_track};
 use gripline_config::vehicle_file::load_vehicle;
 use gripline_physics::vehicle::VehicleParams;
 use gripline_render::{
-    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, RenderSettings, RgbaImage,
-    VehiclePose, VehicleVisual,
+    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, RenderSettings,
+    RgbaImage, VehiclePose, VehicleVisual,
 };
 
 const W: u32 = 256;
@@ -46,8 +46,14 @@ fn gpu() -> Option<GpuContext> {
 fn track(name: &str) -> &'static LoadedTrack {
     static CIRCUIT: OnceLock<LoadedTrack> = OnceLock::new();
     static PROVING: OnceLock<LoadedTrack> = OnceLock::new();
-    let cell = if name == "circuit" { &CIRCUIT } else { &PROVING };
-    cell.get_or_init(|| load_track(&assets::resolve_track(name).expect("track")).expect("load track"))
+    let cell = if name == "circuit" {
+        &CIRCUIT
+    } else {
+        &PROVING
+    };
+    cell.get_or_init(|| {
+        load_track(&assets::resolve_track(name).expect("track")).expect("load track")
+    })
 }
 
 fn corvette() -> VehicleParams {
@@ -57,8 +63,15 @@ fn corvette() -> VehicleParams {
 }
 
 fn renderer(gpu: GpuContext, track_name: &str, visual: &VehicleVisual) -> OffscreenRenderer {
-    OffscreenRenderer::new(gpu, &RenderSettings::default(), &track(track_name).mesh, visual, W, H)
-        .expect("offscreen renderer")
+    OffscreenRenderer::new(
+        gpu,
+        &RenderSettings::default(),
+        &track(track_name).mesh,
+        visual,
+        W,
+        H,
+    )
+    .expect("offscreen renderer")
 }
 
 fn golden_dir() -> PathBuf {
@@ -73,7 +86,11 @@ fn out_dir() -> PathBuf {
 
 /// Differing pixel fraction and mean absolute channel difference.
 fn compare(a: &RgbaImage, b: &RgbaImage) -> (f64, f64) {
-    assert_eq!((a.width, a.height), (b.width, b.height), "image sizes differ");
+    assert_eq!(
+        (a.width, a.height),
+        (b.width, b.height),
+        "image sizes differ"
+    );
     let mut differing = 0usize;
     let mut total = 0u64;
     for (p, q) in a.data.chunks_exact(4).zip(b.data.chunks_exact(4)) {
@@ -83,7 +100,7 @@ fn compare(a: &RgbaImage, b: &RgbaImage) -> (f64, f64) {
             differing += 1;
         }
     }
-    let pixels = (a.width * a.height) as f64;
+    let pixels = f64::from(a.width * a.height);
     (differing as f64 / pixels, total as f64 / (3.0 * pixels))
 }
 
@@ -97,7 +114,10 @@ fn check_golden(name: &str, image: &RgbaImage) {
         return;
     }
     let expected = RgbaImage::read_png(&golden).unwrap_or_else(|e| {
-        panic!("{e}; run with GRIPLINE_BLESS=1 to create it (actual frame: {})", actual.display())
+        panic!(
+            "{e}; run with GRIPLINE_BLESS=1 to create it (actual frame: {})",
+            actual.display()
+        )
     });
     let (fraction, mean) = compare(image, &expected);
     assert!(
@@ -153,7 +173,8 @@ fn changed_pixels(a: &RgbaImage, b: &RgbaImage, x0: u32, x1: u32, y0: u32, y1: u
 }
 
 fn circuit_pose(visual: &VehicleVisual, station_m: f64) -> VehiclePose {
-    VehiclePose::on_centre_line(&track("circuit").mesh, visual, station_m, 0.0).expect("on the track")
+    VehiclePose::on_centre_line(&track("circuit").mesh, visual, station_m, 0.0)
+        .expect("on the track")
 }
 
 #[test]
@@ -163,20 +184,35 @@ fn chase_view_on_the_circuit() {
     let mut r = renderer(gpu, "circuit", &visual);
     let length = track("circuit").mesh.length_m;
     let pose = circuit_pose(&visual, length - 14.0);
-    let image = r.render(&pose, &Camera::new(CameraMode::Chase)).expect("render");
+    let image = r
+        .render(&pose, &Camera::new(CameraMode::Chase))
+        .expect("render");
 
     // Not blank: a real picture has contrast.
-    let lumas: Vec<f64> = image.data.chunks_exact(4).map(|p| luma([p[0], p[1], p[2], p[3]])).collect();
+    let lumas: Vec<f64> = image
+        .data
+        .chunks_exact(4)
+        .map(|p| luma([p[0], p[1], p[2], p[3]]))
+        .collect();
     let mean = lumas.iter().sum::<f64>() / lumas.len() as f64;
     let variance = lumas.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / lumas.len() as f64;
-    assert!(variance > 200.0, "the frame is nearly uniform (variance {variance:.0})");
+    assert!(
+        variance > 200.0,
+        "the frame is nearly uniform (variance {variance:.0})"
+    );
 
     // Sky on top: bright and blue.
     let sky = mean_rgb(&image, 0, W, 0, H / 8);
-    assert!(sky[2] > sky[0] + 20.0 && sky[2] > 120.0, "top of the frame is not sky: {sky:?}");
+    assert!(
+        sky[2] > sky[0] + 20.0 && sky[2] > 120.0,
+        "top of the frame is not sky: {sky:?}"
+    );
     // Ground at the bottom: not blue, darker than the sky.
     let ground = mean_rgb(&image, 0, W, H - H / 8, H);
-    assert!(ground[2] < ground[1] + 10.0 && luma_of(ground) < luma_of(sky), "bottom is not ground: {ground:?}");
+    assert!(
+        ground[2] < ground[1] + 10.0 && luma_of(ground) < luma_of(sky),
+        "bottom is not ground: {ground:?}"
+    );
 
     // The car at the centre: the same view without the car differs there.
     let view = Camera::new(CameraMode::Chase).view(&pose, &visual);
@@ -195,7 +231,10 @@ fn chase_view_on_the_circuit() {
         })
         .expect("render");
     let diff = region_difference(&image, &empty, W * 2 / 5, W * 3 / 5, H / 2, H * 3 / 4);
-    assert!(diff > 25.0, "the car does not show at the centre (mean difference {diff:.1})");
+    assert!(
+        diff > 25.0,
+        "the car does not show at the centre (mean difference {diff:.1})"
+    );
 
     check_golden("chase_circuit", &image);
 }
@@ -211,8 +250,12 @@ fn cockpit_and_bonnet_views_in_a_corner() {
     let mut r = renderer(gpu, "circuit", &visual);
     // Turning into the first corner, with kerbs.
     let pose = circuit_pose(&visual, 790.0).with_front_steer(0.08, 15.0);
-    let cockpit = r.render(&pose, &Camera::new(CameraMode::Cockpit)).expect("render");
-    let bonnet = r.render(&pose, &Camera::new(CameraMode::Bonnet)).expect("render");
+    let cockpit = r
+        .render(&pose, &Camera::new(CameraMode::Cockpit))
+        .expect("render");
+    let bonnet = r
+        .render(&pose, &Camera::new(CameraMode::Bonnet))
+        .expect("render");
     // Both see the sky above and the road below; they differ from each other.
     for image in [&cockpit, &bonnet] {
         let sky = mean_rgb(image, W / 3, 2 * W / 3, H / 4, H / 3);
@@ -261,15 +304,27 @@ fn wheels_spin_and_steer_on_screen() {
         .expect("render");
     // Wheels sit in the lower half of the frame; spin and steer both change it, the body
     // above stays as it was.
-    still.write_png(&out_dir().join("wheels_still.png")).expect("write");
-    spun_image.write_png(&out_dir().join("wheels_spun.png")).expect("write");
-    steered.write_png(&out_dir().join("wheels_steered.png")).expect("write");
+    still
+        .write_png(&out_dir().join("wheels_still.png"))
+        .expect("write");
+    spun_image
+        .write_png(&out_dir().join("wheels_spun.png"))
+        .expect("write");
+    steered
+        .write_png(&out_dir().join("wheels_steered.png"))
+        .expect("write");
     let spin_changed = changed_pixels(&still, &spun_image, 0, W, H / 2, H);
     let steer_changed = changed_pixels(&still, &steered, 0, W, H / 2, H);
     let roof_changed = changed_pixels(&still, &spun_image, 0, W, 0, H / 3);
     eprintln!("changed pixels: spin {spin_changed}, steer {steer_changed}, roof {roof_changed}");
-    assert!(spin_changed > 40, "spinning the wheels changes {spin_changed} pixels");
-    assert!(steer_changed > 40, "steering the wheels changes {steer_changed} pixels");
+    assert!(
+        spin_changed > 40,
+        "spinning the wheels changes {spin_changed} pixels"
+    );
+    assert!(
+        steer_changed > 40,
+        "steering the wheels changes {steer_changed} pixels"
+    );
     assert_eq!(roof_changed, 0, "spinning the wheels changed the roof");
     check_golden("wheels_side", &still);
 }
@@ -282,9 +337,24 @@ fn msaa_requests_fall_back_and_bad_sizes_are_refused() {
         msaa_samples: 16,
         ..RenderSettings::default()
     };
-    let r = OffscreenRenderer::new(gpu.clone(), &settings, &track("proving-ground").mesh, &visual, 32, 32)
-        .expect("renderer");
+    let r = OffscreenRenderer::new(
+        gpu.clone(),
+        &settings,
+        &track("proving-ground").mesh,
+        &visual,
+        32,
+        32,
+    )
+    .expect("renderer");
     assert!([1, 2, 4].contains(&r.scene().sample_count()));
-    let err = OffscreenRenderer::new(gpu, &settings, &track("proving-ground").mesh, &visual, 0, 32).unwrap_err();
+    let err = OffscreenRenderer::new(
+        gpu,
+        &settings,
+        &track("proving-ground").mesh,
+        &visual,
+        0,
+        32,
+    )
+    .unwrap_err();
     assert!(err.to_string().contains("0x32"), "{err}");
 }
