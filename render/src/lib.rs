@@ -1,10 +1,42 @@
 //! # gripline-render
 //!
-//! The renderer of Gripline (DESIGN.md section 6): wgpu on the main thread, drawing the track,
-//! the car and its wheels from interpolated physics snapshots, with an egui-wgpu HUD, several
-//! cameras, and an offscreen mode that writes PNG frames so tests can check pictures on a
-//! software adapter (Mesa lavapipe).
+//! The renderer of Gripline (DESIGN.md section 6): wgpu, drawing the track, the car and its
+//! wheels from interpolated physics snapshots, with several cameras, and an offscreen mode
+//! that writes PNG frames so tests can check pictures on a software adapter (Mesa lavapipe).
+//! The HUD (egui) is drawn by the application on top of the resolved frame.
 //!
-//! This crate is empty until the simulator-window issue lands; the workspace already pins its
-//! dependencies (wgpu 30, winit 0.30, egui / egui-winit / egui-wgpu 0.37) in
-//! `[workspace.dependencies]`.
+//! - [`GpuContext`] ([`gpu`]): adapter and device, for a window surface or headless
+//!   (`GRIPLINE_ADAPTER=software` picks lavapipe).
+//! - [`SceneRenderer`] ([`scene`]): sky, sun and shadow map, track surfaces and markings,
+//!   cones and boards, the car with spinning, steering, travelling wheels; MSAA resolved into
+//!   the caller's target.
+//! - [`VehicleVisual`] ([`vehicle_visual`]) sizes the generated car from `VehicleParams`;
+//!   [`VehiclePose`] ([`pose`]) is what is drawn of a `Snapshot`.
+//! - [`Camera`], [`CameraMode`] ([`camera`]): chase, cockpit, bonnet, orbit; camera-relative
+//!   `f64` maths so nothing jitters far from the origin.
+//! - [`offscreen`]: [`OffscreenRenderer`], [`RgbaImage`], [`render_frame_png`].
+//!
+//! Coordinates: world right-handed, z up; body ISO 8855 (x forward, y left, z up, origin at
+//! the CG). Colours are linear inside the shaders; targets are expected in an sRGB format
+//! (other formats get the sRGB curve in the shader).
+
+pub mod camera;
+pub mod car_mesh;
+pub mod error;
+pub mod gpu;
+pub mod mesh;
+pub mod offscreen;
+pub mod pose;
+pub mod scene;
+pub mod settings;
+pub mod track_geometry;
+pub mod vehicle_visual;
+
+pub use camera::{Camera, CameraMode, CameraView};
+pub use error::RenderError;
+pub use gpu::{AdapterChoice, GpuContext};
+pub use offscreen::{OffscreenRenderer, RgbaImage, render_frame_png};
+pub use pose::{SpinAngles, VehiclePose, WheelPose};
+pub use scene::{FrameInput, SceneRenderer};
+pub use settings::RenderSettings;
+pub use vehicle_visual::VehicleVisual;

@@ -1,0 +1,489 @@
+//! The generated low-poly car: body (tub, fenders with wheel arches, greenhouse, roof, lamps),
+//! wheels (tyre, rim with five spokes so that spin shows), and the cockpit (dashboard,
+//! pillars, roof lining, steering wheel). All in the body frame (x forward, y left, z up,
+//! origin at the CG), except wheels (wheel frame) and the steering wheel (column frame).
+
+use glam::{Mat4, Vec3};
+
+use crate::VehicleVisual;
+use crate::mesh::{MeshBuilder, material};
+
+const TYRE: [f32; 3] = [0.018, 0.018, 0.02];
+const SIDEWALL: [f32; 3] = [0.03, 0.03, 0.032];
+const RIM: [f32; 3] = [0.55, 0.56, 0.58];
+const RIM_DARK: [f32; 3] = [0.06, 0.06, 0.065];
+const GLASS: [f32; 3] = [0.012, 0.016, 0.022];
+const TRIM: [f32; 3] = [0.015, 0.015, 0.016];
+const INTERIOR: [f32; 3] = [0.025, 0.025, 0.027];
+
+/// Height of the belt line (top of the doors) in the body frame (m).
+pub fn belt_z_m(v: &VehicleVisual) -> f64 {
+    v.ground_z_m() + v.ground_clearance_m + 0.55 * (v.height_m - v.ground_clearance_m)
+}
+
+/// Side profile of the lower body at `x`: (underside z, top z, half width), interpolated
+/// between sections from tail to nose.
+struct Profile {
+    sections: Vec<[f32; 4]>,
+}
+
+impl Profile {
+    #[allow(clippy::cast_possible_truncation)]
+    fn new(v: &VehicleVisual) -> Self {
+        let g = v.ground_z_m() as f32;
+        let zb = g + v.ground_clearance_m as f32;
+        let belt = belt_z_m(v) as f32;
+        let hw = 0.5 * v.width_m as f32;
+        let (xt, xn) = (v.tail_x_m() as f32, v.nose_x_m() as f32);
+        let (xr, xf) = (v.axle_x_m(1) as f32, v.axle_x_m(0) as f32);
+        let len = xn - xt;
+        let fo = xn - xf;
+        let sections = vec![
+            [xt, zb + 0.12, belt - 0.03, hw * 0.9],
+            [xt + 0.04 * len, zb + 0.03, belt + 0.02, hw * 0.97],
+            [xr, zb, belt + 0.01, hw],
+            [0.5 * (xr + xf), zb, belt, hw],
+            [xf, zb, belt - 0.05, hw],
+            [xn - 0.35 * fo, zb + 0.02, belt - 0.13, hw * 0.97],
+            [xn - 0.08 * fo, zb + 0.05, belt - 0.2, hw * 0.88],
+            [xn, zb + 0.1, belt - 0.26, hw * 0.8],
+        ];
+        Self { sections }
+    }
+
+    fn at(&self, x: f32) -> [f32; 3] {
+        let s = &self.sections;
+        if x <= s[0][0] {
+            return [s[0][1], s[0][2], s[0][3]];
+        }
+        for w in s.windows(2) {
+            if x <= w[1][0] {
+                let t = ((x - w[0][0]) / (w[1][0] - w[0][0]).max(1e-6)).clamp(0.0, 1.0);
+                let lerp = |i: usize| w[0][i] + (w[1][i] - w[0][i]) * t;
+                return [lerp(1), lerp(2), lerp(3)];
+            }
+        }
+        let l = s[s.len() - 1];
+        [l[1], l[2], l[3]]
+    }
+
+    /// Breakpoints strictly between `x0` and `x1`, with both ends.
+    fn stations(&self, x0: f32, x1: f32) -> Vec<f32> {
+        let mut xs = vec![x0];
+        xs.extend(
+            self.sections
+                .iter()
+                .map(|s| s[0])
+                .filter(|&x| x > x0 + 1e-3 && x < x1 - 1e-3),
+        );
+        xs.push(x1);
+        xs
+    }
+}
+
+/// A block of the lower body from `x0` to `x1`, across `y0..y1` (as fractions of the local
+/// half width when `scaled`, else metres), from the profile's underside (or `floor_z`) to
+/// its top.
+#[allow(clippy::too_many_arguments)]
+fn body_block(
+    m: &mut MeshBuilder,
+    p: &Profile,
+    x0: f32,
+    x1: f32,
+    y: [f32; 2],
+    scaled: bool,
+    floor_z: Option<f32>,
+    ceiling_z: Option<f32>,
+    color: [f32; 3],
+) {
+    let xs = p.stations(x0, x1);
+    for w in xs.windows(2) {
+        let (mut a, mut b) = (p.at(w[0]), p.at(w[1]));
+        if let Some(c) = ceiling_z {
+            a[1] = a[1].min(c);
+            b[1] = b[1].min(c);
+        }
+        let yy = |s: [f32; 3], k: usize| if scaled { y[k] * s[2] } else { y[k] };
+        let za = floor_z.unwrap_or(a[0]).min(a[1] - 0.02);
+        let zb = floor_z.unwrap_or(b[0]).min(b[1] - 0.02);
+        let bottom = [
+            Vec3::new(w[0], yy(a, 0), za),
+            Vec3::new(w[1], yy(b, 0), zb),
+            Vec3::new(w[1], yy(b, 1), zb),
+            Vec3::new(w[0], yy(a, 1), za),
+        ];
+        let top = [
+            Vec3::new(w[0], yy(a, 0), a[1]),
+            Vec3::new(w[1], yy(b, 0), b[1]),
+            Vec3::new(w[1], yy(b, 1), b[1]),
+            Vec3::new(w[0], yy(a, 1), a[1]),
+        ];
+        m.hexahedron(bottom, top, color, material::GLOSSY);
+    }
+}
+
+/// The body mesh in the body frame.
+#[allow(clippy::cast_possible_truncation)]
+pub fn body_mesh(v: &VehicleVisual) -> MeshBuilder {
+    let mut m = MeshBuilder::new();
+    let p = Profile::new(v);
+    let paint = v.paint_rgb;
+    let g = v.ground_z_m() as f32;
+    let hw = 0.5 * v.width_m as f32;
+    let (xt, xn) = (v.tail_x_m() as f32, v.nose_x_m() as f32);
+    let axles = [v.axle_x_m(0) as f32, v.axle_x_m(1) as f32];
+    let radii = [v.wheel_radius_m[0] as f32, v.wheel_radius_m[1] as f32];
+    // Inner edge of the wheels: the tub between them.
+    let inner = (0..2)
+        .map(|a| 0.5 * (v.track_m[a] - v.tyre_width_m[a]) as f32 - 0.03)
+        .fold(hw, f32::min)
+        .clamp(0.2, hw - 0.05);
+    // The tub, open (down to the floor, dark) where the cabin is.
+    let len = xn - xt;
+    let cabin_rear = xt + 0.2 * len;
+    let cabin_front = axles[0] - 0.28 * v.wheelbase_m as f32;
+    let cabin_floor = g + v.ground_clearance_m as f32 + 0.22;
+    let tub = [-inner, inner];
+    body_block(&mut m, &p, xt, cabin_rear, tub, false, None, None, paint);
+    body_block(
+        &mut m,
+        &p,
+        cabin_rear,
+        cabin_front,
+        tub,
+        false,
+        None,
+        Some(cabin_floor),
+        INTERIOR,
+    );
+    body_block(&mut m, &p, cabin_front, xn, tub, false, None, None, paint);
+    // Outer panels, cut around the wheel arches, and fenders above them.
+    let arch = |a: usize| (axles[a] - 1.2 * radii[a], axles[a] + 1.2 * radii[a]);
+    let (rear0, rear1) = arch(1);
+    let (front0, front1) = arch(0);
+    for range in [[inner / hw, 1.0], [-1.0, -inner / hw]] {
+        for (x0, x1) in [(xt, rear0), (rear1, front0), (front1, xn)] {
+            if x1 > x0 + 0.02 {
+                body_block(&mut m, &p, x0, x1, range, true, None, None, paint);
+            }
+        }
+        for (a, radius) in radii.iter().enumerate() {
+            let (x0, x1) = arch(a);
+            let lowest_top = p.at(x0)[1].min(p.at(x1)[1]);
+            let floor = (g + 2.0 * radius + 0.05).min(lowest_top - 0.04);
+            body_block(&mut m, &p, x0, x1, range, true, Some(floor), None, paint);
+            // Dark arch lining, so the opening reads as a hole.
+            let lining_y = if range[0] > 0.0 { inner } else { -inner };
+            let (y0, y1) = if lining_y > 0.0 {
+                (lining_y - 0.02, lining_y)
+            } else {
+                (lining_y, lining_y + 0.02)
+            };
+            m.cuboid(
+                Vec3::new(x0, y0, g + 0.1),
+                Vec3::new(x1, y1, floor - 0.005),
+                TRIM,
+                material::MATTE,
+            );
+        }
+    }
+    // Greenhouse: glass, with a painted roof.
+    let belt_at = |x: f32| p.at(x)[1];
+    let cabin_len = cabin_front - cabin_rear;
+    let roof_rear = cabin_rear + 0.22 * cabin_len;
+    let roof_front = cabin_front - 0.42 * cabin_len;
+    let roof_z = g + v.height_m as f32 - 0.03;
+    let (hwc, hwr) = (0.9 * hw, 0.72 * hw);
+    let bottom = [
+        Vec3::new(cabin_rear, -hwc, belt_at(cabin_rear) - 0.01),
+        Vec3::new(cabin_front, -hwc, belt_at(cabin_front) - 0.01),
+        Vec3::new(cabin_front, hwc, belt_at(cabin_front) - 0.01),
+        Vec3::new(cabin_rear, hwc, belt_at(cabin_rear) - 0.01),
+    ];
+    let top = [
+        Vec3::new(roof_rear, -hwr, roof_z),
+        Vec3::new(roof_front, -hwr, roof_z),
+        Vec3::new(roof_front, hwr, roof_z),
+        Vec3::new(roof_rear, hwr, roof_z),
+    ];
+    m.hexahedron(bottom, top, GLASS, material::GLOSSY);
+    let inset = 0.04;
+    let rb = [
+        Vec3::new(roof_rear + inset, -hwr + inset, roof_z - 0.01),
+        Vec3::new(roof_front - inset, -hwr + inset, roof_z - 0.01),
+        Vec3::new(roof_front - inset, hwr - inset, roof_z - 0.01),
+        Vec3::new(roof_rear + inset, hwr - inset, roof_z - 0.01),
+    ];
+    let rt = rb.map(|c| c + Vec3::Z * 0.035);
+    m.hexahedron(rb, rt, paint, material::GLOSSY);
+    // Pillars (body colour) at the four corners of the greenhouse.
+    for (b, t) in [(0usize, 0usize), (1, 1), (2, 2), (3, 3)] {
+        pillar(&mut m, bottom[b], top[t], 0.05, paint);
+    }
+    // Lamps, grille and bumpers.
+    let nose = p.at(xn - 0.06);
+    for side in [-1.0f32, 1.0] {
+        let (ya, yb) = (side * 0.5 * hw, side * 0.78 * hw);
+        let (y0, y1) = (ya.min(yb), ya.max(yb));
+        m.cuboid(
+            Vec3::new(xn - 0.14, y0, nose[1] - 0.07),
+            Vec3::new(xn - 0.02, y1, nose[1] + 0.012),
+            [1.0, 0.95, 0.8],
+            material::EMISSIVE,
+        );
+        let tail = p.at(xt + 0.02);
+        m.cuboid(
+            Vec3::new(xt - 0.012, side * 0.55 * hw, tail[1] - 0.12),
+            Vec3::new(xt + 0.05, side * 0.85 * hw, tail[1] - 0.04),
+            [0.7, 0.02, 0.01],
+            material::EMISSIVE,
+        );
+    }
+    let low = p.at(xn - 0.02);
+    m.cuboid(
+        Vec3::new(xn - 0.05, -0.4 * hw, low[0] + 0.03),
+        Vec3::new(xn + 0.01, 0.4 * hw, low[0] + 0.13),
+        TRIM,
+        material::MATTE,
+    );
+    let rear = p.at(xt);
+    m.cuboid(
+        Vec3::new(xt - 0.02, -0.9 * hw, rear[0] - 0.02),
+        Vec3::new(xt + 0.1, 0.9 * hw, rear[0] + 0.08),
+        TRIM,
+        material::MATTE,
+    );
+    m
+}
+
+/// A thin four-sided post from `a` to `b`.
+fn pillar(m: &mut MeshBuilder, a: Vec3, b: Vec3, half: f32, color: [f32; 3]) {
+    let d = [
+        Vec3::new(-half, -half, 0.0),
+        Vec3::new(half, -half, 0.0),
+        Vec3::new(half, half, 0.0),
+        Vec3::new(-half, half, 0.0),
+    ];
+    m.hexahedron(d.map(|o| a + o), d.map(|o| b + o), color, material::GLOSSY);
+}
+
+/// One wheel in the wheel frame (axle along y, outer face at +y): tyre, sidewall and a rim
+/// with five spokes.
+#[allow(clippy::cast_possible_truncation)]
+pub fn wheel_mesh(radius_m: f64, width_m: f64) -> MeshBuilder {
+    let mut m = MeshBuilder::new();
+    let r = radius_m as f32;
+    let hw = 0.5 * width_m as f32;
+    let segments = 28;
+    m.cylinder_y(r, -hw, hw, segments, TYRE, None, material::MATTE);
+    let rim_r = 0.68 * r;
+    annulus(&mut m, hw, rim_r, r, segments, true, SIDEWALL);
+    annulus(&mut m, -hw, 0.0, r, segments, false, SIDEWALL);
+    // The rim: a dark barrel behind the spokes, a bright lip, five spokes and a hub.
+    let face = hw - 0.035;
+    annulus(&mut m, face, 0.0, rim_r, segments, true, RIM_DARK);
+    annulus(&mut m, hw - 0.004, 0.88 * rim_r, rim_r, segments, true, RIM);
+    for k in 0..5 {
+        let angle = std::f32::consts::TAU * k as f32 / 5.0;
+        let spoke_w = 0.09 * r;
+        m.set_transform(Some(Mat4::from_rotation_y(angle)));
+        m.cuboid(
+            Vec3::new(-spoke_w, face, 0.1 * r),
+            Vec3::new(spoke_w, hw - 0.008, 0.9 * rim_r),
+            RIM,
+            material::GLOSSY,
+        );
+    }
+    m.set_transform(None);
+    m.cylinder_y(
+        0.16 * r,
+        face,
+        hw - 0.006,
+        10,
+        RIM,
+        Some(RIM),
+        material::GLOSSY,
+    );
+    m
+}
+
+/// A flat ring in the plane `y`, facing +y (`outward`) or -y.
+fn annulus(
+    m: &mut MeshBuilder,
+    y: f32,
+    r0: f32,
+    r1: f32,
+    segments: u32,
+    outward: bool,
+    color: [f32; 3],
+) {
+    let point = |k: u32, r: f32| {
+        let a = std::f32::consts::TAU * k as f32 / segments as f32;
+        Vec3::new(r * a.cos(), y, r * a.sin())
+    };
+    for k in 0..segments {
+        let q = [
+            point(k, r0),
+            point(k, r1),
+            point(k + 1, r1),
+            point(k + 1, r0),
+        ];
+        // Going from +x towards +z is counter-clockwise seen from -y.
+        if outward {
+            m.quad([q[3], q[2], q[1], q[0]], color, material::MATTE);
+        } else {
+            m.quad(q, color, material::MATTE);
+        }
+    }
+}
+
+/// The cockpit seen from the driver's seat: dashboard, roof lining and pillars (body frame).
+#[allow(clippy::cast_possible_truncation)]
+pub fn cockpit_mesh(v: &VehicleVisual) -> MeshBuilder {
+    let mut m = MeshBuilder::new();
+    let p = Profile::new(v);
+    let g = v.ground_z_m() as f32;
+    let hw = 0.5 * v.width_m as f32;
+    let eye = v.driver_eye_body().as_vec3();
+    let belt = p.at(eye.x + 0.6)[1];
+    let dash_front = v.axle_x_m(0) as f32 - 0.28 * v.wheelbase_m as f32;
+    // Dashboard: a slab under the windscreen, with a hood over the instruments.
+    m.cuboid(
+        Vec3::new(eye.x + 0.62, -0.88 * hw, belt - 0.25),
+        Vec3::new(dash_front + 0.05, 0.88 * hw, belt + 0.07),
+        INTERIOR,
+        material::MATTE,
+    );
+    m.cuboid(
+        Vec3::new(eye.x + 0.66, eye.y - 0.2, belt + 0.06),
+        Vec3::new(eye.x + 0.8, eye.y + 0.2, belt + 0.12),
+        TRIM,
+        material::MATTE,
+    );
+    // Roof lining above the eyes.
+    let roof = g + v.height_m as f32 - 0.05;
+    m.cuboid(
+        Vec3::new(eye.x - 0.8, -0.75 * hw, roof - 0.03),
+        Vec3::new(eye.x + 0.38, 0.75 * hw, roof),
+        INTERIOR,
+        material::MATTE,
+    );
+    // A-pillars from the dashboard's outer corners up to the roof.
+    for side in [-1.0f32, 1.0] {
+        pillar(
+            &mut m,
+            Vec3::new(dash_front + 0.02, side * 0.86 * hw, belt),
+            Vec3::new(eye.x + 0.38, side * 0.74 * hw, roof - 0.02),
+            0.028,
+            INTERIOR,
+        );
+    }
+    m
+}
+
+/// Where the steering wheel's centre is (body frame) and its tilt (rad about body y).
+pub fn steering_wheel_mount(v: &VehicleVisual) -> (glam::DVec3, f64) {
+    let eye = v.driver_eye_body();
+    (eye + glam::DVec3::new(0.52, 0.0, -0.27), 22f64.to_radians())
+}
+
+/// The steering wheel in its column frame (rim in the y-z plane, column along x).
+pub fn steering_wheel_mesh() -> MeshBuilder {
+    let mut m = MeshBuilder::new();
+    let radius = 0.17f32;
+    let n = 24;
+    for k in 0..n {
+        let a = std::f32::consts::TAU * k as f32 / n as f32;
+        let color = if k == n / 4 { [0.7, 0.05, 0.02] } else { TRIM };
+        // Counter-clockwise from +y through +z: rim segment k.
+        let t = Mat4::from_rotation_x(a) * Mat4::from_translation(Vec3::new(0.0, radius, 0.0));
+        m.set_transform(Some(t));
+        m.cuboid(
+            Vec3::new(-0.016, -0.016, -0.025),
+            Vec3::new(0.016, 0.016, 0.025),
+            color,
+            material::MATTE,
+        );
+    }
+    for a in [0.0f32, 180.0, 270.0] {
+        m.set_transform(Some(Mat4::from_rotation_x(a.to_radians())));
+        m.cuboid(
+            Vec3::new(-0.01, 0.0, -0.02),
+            Vec3::new(0.01, radius, 0.02),
+            TRIM,
+            material::MATTE,
+        );
+    }
+    m.set_transform(None);
+    m.cuboid(
+        Vec3::new(-0.03, -0.05, -0.05),
+        Vec3::new(0.02, 0.05, 0.05),
+        TRIM,
+        material::MATTE,
+    );
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gripline_physics::vehicle::VehicleParams;
+
+    fn visual() -> VehicleVisual {
+        VehicleVisual::from_params(&VehicleParams::default())
+    }
+
+    #[test]
+    #[allow(clippy::cast_possible_truncation)]
+    fn the_body_fits_the_car_box() {
+        let v = visual();
+        let m = body_mesh(&v);
+        assert!(m.triangle_count() > 100);
+        let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+        for vert in &m.vertices {
+            lo = lo.min(Vec3::from(vert.position));
+            hi = hi.max(Vec3::from(vert.position));
+        }
+        #[allow(clippy::cast_possible_truncation)]
+        let (len, w, h) = (v.length_m as f32, v.width_m as f32, v.height_m as f32);
+        assert!((hi.x - lo.x - len).abs() < 0.1, "length {}", hi.x - lo.x);
+        assert!((hi.y - lo.y - w).abs() < 0.05, "width {}", hi.y - lo.y);
+        let ground = v.ground_z_m() as f32;
+        assert!((hi.z - ground - h).abs() < 0.05, "height {}", hi.z - ground);
+        assert!(lo.z - ground > 0.05, "the body clears the ground");
+        assert!(
+            m.vertices
+                .iter()
+                .all(|v| v.position.iter().all(|c| c.is_finite()))
+        );
+    }
+
+    #[test]
+    fn the_wheel_has_its_radius_and_width() {
+        let m = wheel_mesh(0.32, 0.25);
+        let r = m
+            .vertices
+            .iter()
+            .map(|v| Vec3::new(v.position[0], 0.0, v.position[2]).length())
+            .fold(0.0f32, f32::max);
+        assert!((r - 0.32).abs() < 1e-4);
+        let y = m
+            .vertices
+            .iter()
+            .map(|v| v.position[1].abs())
+            .fold(0.0f32, f32::max);
+        assert!((y - 0.125).abs() < 1e-4);
+        // Spokes make it asymmetric under a fifth of a turn... but not under a half turn.
+        let spoke_verts = m.vertices.iter().filter(|v| v.color == RIM).count();
+        assert!(spoke_verts > 0);
+    }
+
+    #[test]
+    fn cockpit_parts_are_ahead_of_and_above_the_driver() {
+        let v = visual();
+        let eye = v.driver_eye_body().as_vec3();
+        let m = cockpit_mesh(&v);
+        assert!(m.vertices.iter().any(|p| p.position[0] > eye.x + 0.4));
+        assert!(m.vertices.iter().any(|p| p.position[2] > eye.z));
+    }
+}

@@ -1,0 +1,361 @@
+//! Offscreen rendering: one frame into a texture, read back to an RGBA image, written as PNG.
+//! Used by `gripline render` and by the golden-image tests on a software adapter.
+
+use std::io::BufWriter;
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use gripline_physics::track::TrackMesh;
+use gripline_physics::vehicle::VehicleParams;
+
+use crate::scene::check_size;
+use crate::{
+    AdapterChoice, Camera, FrameInput, GpuContext, RenderError, RenderSettings, SceneRenderer,
+    VehiclePose, VehicleVisual,
+};
+
+/// The colour format of offscreen frames.
+pub const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+
+/// How long to wait for the GPU to finish a frame.
+const READBACK_TIMEOUT: Duration = Duration::from_mins(1);
+
+/// An 8-bit sRGB RGBA image, rows top to bottom.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RgbaImage {
+    /// Width (pixels).
+    pub width: u32,
+    /// Height (pixels).
+    pub height: u32,
+    /// `width * height * 4` bytes.
+    pub data: Vec<u8>,
+}
+
+impl RgbaImage {
+    /// The pixel at (`x`, `y`), or transparent black outside the image.
+    pub fn pixel(&self, x: u32, y: u32) -> [u8; 4] {
+        if x >= self.width || y >= self.height {
+            return [0; 4];
+        }
+        let i = 4 * (y as usize * self.width as usize + x as usize);
+        [
+            self.data[i],
+            self.data[i + 1],
+            self.data[i + 2],
+            self.data[i + 3],
+        ]
+    }
+
+    /// Writes the image as an 8-bit RGBA PNG.
+    ///
+    /// # Errors
+    /// [`RenderError::Png`] naming the file.
+    pub fn write_png(&self, path: &Path) -> Result<(), RenderError> {
+        let err = |detail: String| RenderError::Png {
+            path: path.to_owned(),
+            detail,
+        };
+        let file = std::fs::File::create(path).map_err(|e| err(e.to_string()))?;
+        let mut encoder = png::Encoder::new(BufWriter::new(file), self.width, self.height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_source_srgb(png::SrgbRenderingIntent::Perceptual);
+        let mut writer = encoder.write_header().map_err(|e| err(e.to_string()))?;
+        writer
+            .write_image_data(&self.data)
+            .map_err(|e| err(e.to_string()))?;
+        writer.finish().map_err(|e| err(e.to_string()))
+    }
+
+    /// Reads an 8-bit RGB or RGBA PNG (as written by [`RgbaImage::write_png`]).
+    ///
+    /// # Errors
+    /// [`RenderError::Png`] naming the file, for a missing file, a broken PNG or another
+    /// pixel format.
+    pub fn read_png(path: &Path) -> Result<Self, RenderError> {
+        let err = |detail: String| RenderError::Png {
+            path: path.to_owned(),
+            detail,
+        };
+        let file = std::fs::File::open(path).map_err(|e| err(e.to_string()))?;
+        let decoder = png::Decoder::new(std::io::BufReader::new(file));
+        let mut reader = decoder.read_info().map_err(|e| err(e.to_string()))?;
+        let size = reader
+            .output_buffer_size()
+            .ok_or_else(|| err("image too large".to_owned()))?;
+        let mut buf = vec![0; size];
+        let info = reader
+            .next_frame(&mut buf)
+            .map_err(|e| err(e.to_string()))?;
+        if info.bit_depth != png::BitDepth::Eight {
+            return Err(err(format!("unsupported bit depth {:?}", info.bit_depth)));
+        }
+        let pixels = &buf[..info.buffer_size()];
+        let data = match info.color_type {
+            png::ColorType::Rgba => pixels.to_vec(),
+            png::ColorType::Rgb => pixels
+                .chunks_exact(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect(),
+            other => return Err(err(format!("unsupported colour type {other:?}"))),
+        };
+        Ok(Self {
+            width: info.width,
+            height: info.height,
+            data,
+        })
+    }
+}
+
+/// A scene renderer with its own colour texture and read-back buffer.
+#[derive(Debug)]
+pub struct OffscreenRenderer {
+    gpu: GpuContext,
+    scene: SceneRenderer,
+    width: u32,
+    height: u32,
+    texture: wgpu::Texture,
+    view: wgpu::TextureView,
+    readback: wgpu::Buffer,
+    padded_row_bytes: u32,
+}
+
+impl OffscreenRenderer {
+    /// An offscreen renderer of `width` x `height` frames of `track` and the car `visual`.
+    ///
+    /// # Errors
+    /// [`RenderError::BadSize`] for a zero size or one beyond the device's limit.
+    pub fn new(
+        gpu: GpuContext,
+        settings: &RenderSettings,
+        track: &TrackMesh,
+        visual: &VehicleVisual,
+        width: u32,
+        height: u32,
+    ) -> Result<Self, RenderError> {
+        check_size(&gpu.device, width, height)?;
+        let scene = SceneRenderer::new(&gpu, OFFSCREEN_FORMAT, settings, track, visual);
+        let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("offscreen colour"),
+            size: wgpu::Extent3d {
+                width,
+                height,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: OFFSCREEN_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let padded_row_bytes = padded_bytes_per_row(width);
+        let readback = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("offscreen read-back"),
+            size: u64::from(padded_row_bytes) * u64::from(height),
+            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
+        Ok(Self {
+            gpu,
+            scene,
+            width,
+            height,
+            texture,
+            view,
+            readback,
+            padded_row_bytes,
+        })
+    }
+
+    /// The GPU context.
+    pub fn gpu(&self) -> &GpuContext {
+        &self.gpu
+    }
+
+    /// The scene renderer.
+    pub fn scene(&self) -> &SceneRenderer {
+        &self.scene
+    }
+
+    /// Renders `pose` seen by `camera` and reads the frame back.
+    ///
+    /// # Errors
+    /// [`RenderError::Readback`] when the GPU does not finish or the buffer cannot be mapped.
+    pub fn render(
+        &mut self,
+        pose: &VehiclePose,
+        camera: &Camera,
+    ) -> Result<RgbaImage, RenderError> {
+        let frame = FrameInput::new(pose, camera, self.scene.visual(), self.width, self.height);
+        self.render_frame(&frame)
+    }
+
+    /// Renders `frame` (its size is replaced by this renderer's) and reads it back.
+    ///
+    /// # Errors
+    /// As [`OffscreenRenderer::render`].
+    pub fn render_frame(&mut self, frame: &FrameInput) -> Result<RgbaImage, RenderError> {
+        let frame = FrameInput {
+            width: self.width,
+            height: self.height,
+            ..*frame
+        };
+        let mut encoder = self
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("offscreen frame"),
+            });
+        self.scene.render(&mut encoder, &self.view, &frame);
+        encoder.copy_texture_to_buffer(
+            wgpu::TexelCopyTextureInfo {
+                texture: &self.texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::TexelCopyBufferInfo {
+                buffer: &self.readback,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(self.padded_row_bytes),
+                    rows_per_image: Some(self.height),
+                },
+            },
+            wgpu::Extent3d {
+                width: self.width,
+                height: self.height,
+                depth_or_array_layers: 1,
+            },
+        );
+        let submission = self.gpu.queue.submit([encoder.finish()]);
+        self.read_back(submission)
+    }
+
+    fn read_back(&self, submission: wgpu::SubmissionIndex) -> Result<RgbaImage, RenderError> {
+        let slice = self.readback.slice(..);
+        let (sender, receiver) = mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |result| {
+            // The receiver waits below; if it has gone, nobody needs the answer.
+            let _ = sender.send(result);
+        });
+        self.gpu
+            .device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(submission),
+                timeout: Some(READBACK_TIMEOUT),
+            })
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        receiver
+            .recv_timeout(READBACK_TIMEOUT)
+            .map_err(|e| RenderError::Readback(e.to_string()))?
+            .map_err(|e| RenderError::Readback(e.to_string()))?;
+        let row = 4 * self.width as usize;
+        let mut data = Vec::with_capacity(row * self.height as usize);
+        {
+            let mapped = slice
+                .get_mapped_range()
+                .map_err(|e| RenderError::Readback(e.to_string()))?;
+            for chunk in mapped
+                .chunks(self.padded_row_bytes as usize)
+                .take(self.height as usize)
+            {
+                data.extend_from_slice(&chunk[..row]);
+            }
+        }
+        self.readback.unmap();
+        Ok(RgbaImage {
+            width: self.width,
+            height: self.height,
+            data,
+        })
+    }
+
+    /// The colour texture frames are rendered into.
+    pub fn texture(&self) -> &wgpu::Texture {
+        &self.texture
+    }
+
+    /// A view of [`OffscreenRenderer::texture`], for recording frames by hand (benchmarks).
+    pub fn target_view(&self) -> &wgpu::TextureView {
+        &self.view
+    }
+
+    /// The scene renderer, for recording frames by hand.
+    pub fn scene_mut(&mut self) -> &mut SceneRenderer {
+        &mut self.scene
+    }
+}
+
+/// Bytes per row of a read-back buffer for `width` RGBA8 pixels, rounded up to wgpu's
+/// 256-byte copy alignment.
+pub fn padded_bytes_per_row(width: u32) -> u32 {
+    let unpadded = width.saturating_mul(4);
+    let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    unpadded.div_ceil(align).saturating_mul(align)
+}
+
+/// Renders one frame of the car `params` on `track` at `pose`, seen by `camera`, on a
+/// headless adapter chosen by `GRIPLINE_ADAPTER`, and writes it to `path` as PNG.
+///
+/// # Errors
+/// [`RenderError::NoAdapter`] without any adapter, [`RenderError::BadSize`],
+/// [`RenderError::Readback`], [`RenderError::Png`].
+pub fn render_frame_png(
+    track: &TrackMesh,
+    params: &VehicleParams,
+    pose: &VehiclePose,
+    camera: &Camera,
+    width: u32,
+    height: u32,
+    path: &Path,
+) -> Result<RgbaImage, RenderError> {
+    let gpu = GpuContext::headless(AdapterChoice::from_env())?;
+    let visual = VehicleVisual::from_params(params);
+    let mut renderer = OffscreenRenderer::new(
+        gpu,
+        &RenderSettings::default(),
+        track,
+        &visual,
+        width,
+        height,
+    )?;
+    let image = renderer.render(pose, camera)?;
+    image.write_png(path)?;
+    Ok(image)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_padded_to_256_bytes() {
+        assert_eq!(padded_bytes_per_row(64), 256);
+        assert_eq!(padded_bytes_per_row(65), 512);
+        assert_eq!(padded_bytes_per_row(160), 768);
+        assert_eq!(padded_bytes_per_row(1280), 5120);
+    }
+
+    #[test]
+    fn png_round_trips_and_reports_missing_files() {
+        let dir = std::env::temp_dir().join(format!("gripline-render-png-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.png");
+        let image = RgbaImage {
+            width: 3,
+            height: 2,
+            data: (0..24u8).map(|i| i * 10).collect(),
+        };
+        image.write_png(&path).unwrap();
+        assert_eq!(RgbaImage::read_png(&path).unwrap(), image);
+        assert_eq!(image.pixel(1, 1), [160, 170, 180, 190]);
+        assert_eq!(image.pixel(9, 9), [0; 4]);
+        let missing = RgbaImage::read_png(&dir.join("missing.png")).unwrap_err();
+        assert!(missing.to_string().contains("missing.png"), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

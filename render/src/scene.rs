@@ -1,0 +1,789 @@
+//! The scene renderer: sky, sun with a shadow map following the car, the track, its objects,
+//! the car and its wheels, and the cockpit in the cockpit view.
+//!
+//! One [`SceneRenderer::render`] call records a shadow pass and a main pass into the caller's
+//! encoder. The main pass renders into a multisampled texture (when MSAA is on) and resolves
+//! into the caller's target, so the caller can draw a HUD on top with `LoadOp::Load`.
+//! Per-frame uniforms are written with `Queue::write_buffer`: record at most one frame per
+//! submission.
+
+use std::num::NonZeroU64;
+
+use bytemuck::{Pod, Zeroable};
+use glam::{DMat4, DQuat, DVec3, Mat4, Vec3};
+use gripline_physics::track::TrackMesh;
+use wgpu::util::DeviceExt;
+
+use crate::camera::CameraView;
+use crate::car_mesh;
+use crate::mesh::{MeshBuilder, Vertex};
+use crate::settings::choose_msaa_samples;
+use crate::track_geometry::TrackGeometry;
+use crate::{
+    Camera, CameraMode, GpuContext, RenderError, RenderSettings, VehiclePose, VehicleVisual,
+};
+
+const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
+/// Model slots: track, body, four wheels, steering wheel.
+const MODEL_SLOTS: usize = 7;
+const SLOT_TRACK: usize = 0;
+const SLOT_BODY: usize = 1;
+const SLOT_WHEEL0: usize = 2;
+const SLOT_STEERING: usize = 6;
+/// Half side of the square the shadow map covers around the car (m).
+const SHADOW_HALF_EXTENT_M: f32 = 28.0;
+/// Fog density (1/m): about a quarter of the colour is haze at one kilometre.
+const FOG_DENSITY_PER_M: f32 = 0.00028;
+
+/// What one frame shows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrameInput {
+    /// The car, already interpolated between physics snapshots.
+    pub pose: VehiclePose,
+    /// Where the camera is.
+    pub view: CameraView,
+    /// Whether to draw the cockpit (dashboard, pillars, steering wheel).
+    pub show_cockpit: bool,
+    /// Size of the target (pixels); the renderer resizes its textures to it.
+    pub width: u32,
+    /// Height of the target (pixels).
+    pub height: u32,
+}
+
+impl FrameInput {
+    /// A frame of `pose` seen by `camera` (the cockpit drawn in the cockpit view), for a
+    /// `width` x `height` target.
+    pub fn new(
+        pose: &VehiclePose,
+        camera: &Camera,
+        visual: &VehicleVisual,
+        width: u32,
+        height: u32,
+    ) -> Self {
+        Self {
+            pose: *pose,
+            view: camera.view(pose, visual),
+            show_cockpit: camera.mode == CameraMode::Cockpit,
+            width,
+            height,
+        }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+struct Globals {
+    clip_from_world: [[f32; 4]; 4],
+    light_clip_from_world: [[f32; 4]; 4],
+    world_dir_from_clip: [[f32; 4]; 4],
+    sun_dir: [f32; 4],
+    sun_color: [f32; 4],
+    sky_zenith: [f32; 4],
+    sky_horizon: [f32; 4],
+    ground_tint: [f32; 4],
+    params: [f32; 4],
+}
+
+struct GpuMesh {
+    buffer: wgpu::Buffer,
+    count: u32,
+}
+
+impl GpuMesh {
+    fn new(device: &wgpu::Device, label: &str, mesh: &MeshBuilder) -> Option<Self> {
+        if mesh.vertices.is_empty() {
+            return None;
+        }
+        let count = u32::try_from(mesh.vertices.len()).ok()?;
+        let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some(label),
+            contents: bytemuck::cast_slice(&mesh.vertices),
+            usage: wgpu::BufferUsages::VERTEX,
+        });
+        Some(Self { buffer, count })
+    }
+
+    fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
+        pass.set_vertex_buffer(0, self.buffer.slice(..));
+        pass.draw(0..self.count, 0..1);
+    }
+}
+
+struct Targets {
+    width: u32,
+    height: u32,
+    depth: wgpu::TextureView,
+    msaa: Option<wgpu::TextureView>,
+}
+
+/// Draws the scene into a colour target. See the module documentation.
+pub struct SceneRenderer {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    format: wgpu::TextureFormat,
+    sample_count: u32,
+    settings: RenderSettings,
+    visual: VehicleVisual,
+    track_origin: DVec3,
+    globals_buffer: wgpu::Buffer,
+    model_buffer: wgpu::Buffer,
+    model_stride: u64,
+    main_globals: wgpu::BindGroup,
+    shadow_globals: wgpu::BindGroup,
+    models: wgpu::BindGroup,
+    sky_pipeline: wgpu::RenderPipeline,
+    ground_pipeline: wgpu::RenderPipeline,
+    solid_pipeline: wgpu::RenderPipeline,
+    shadow_pipeline: wgpu::RenderPipeline,
+    shadow_view: wgpu::TextureView,
+    shadow_size: u32,
+    ground: Option<GpuMesh>,
+    props: Option<GpuMesh>,
+    body: Option<GpuMesh>,
+    wheels: [Option<GpuMesh>; 2],
+    cockpit: Option<GpuMesh>,
+    steering: Option<GpuMesh>,
+    targets: Option<Targets>,
+    sun_dir: Vec3,
+}
+
+impl std::fmt::Debug for SceneRenderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SceneRenderer")
+            .field("format", &self.format)
+            .field("sample_count", &self.sample_count)
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SceneRenderer {
+    /// Builds the GPU resources for `track` and the car `visual`, rendering into targets of
+    /// `target_format`. The MSAA sample count of `settings` falls back to what the adapter
+    /// supports for that format (see [`SceneRenderer::sample_count`]).
+    pub fn new(
+        gpu: &GpuContext,
+        target_format: wgpu::TextureFormat,
+        settings: &RenderSettings,
+        track: &TrackMesh,
+        visual: &VehicleVisual,
+    ) -> Self {
+        let device = &gpu.device;
+        let colour_features = gpu.adapter.get_texture_format_features(target_format);
+        let depth_features = gpu.adapter.get_texture_format_features(DEPTH_FORMAT);
+        let sample_count = choose_msaa_samples(settings.msaa_samples, |n| {
+            colour_features.flags.sample_count_supported(n)
+                && depth_features.flags.sample_count_supported(n)
+                && colour_features
+                    .allowed_usages
+                    .contains(wgpu::TextureUsages::RENDER_ATTACHMENT)
+        });
+        let shadow_size = if settings.shadows {
+            settings
+                .shadow_map_size_clamped()
+                .min(device.limits().max_texture_dimension_2d)
+        } else {
+            1
+        };
+
+        let globals_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("scene globals"),
+            size: std::mem::size_of::<Globals>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let align = u64::from(device.limits().min_uniform_buffer_offset_alignment);
+        let model_stride = 64u64.div_ceil(align) * align;
+        let model_buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("scene models"),
+            size: model_stride * MODEL_SLOTS as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+
+        let globals_entry = wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::VERTEX_FRAGMENT,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: NonZeroU64::new(std::mem::size_of::<Globals>() as u64),
+            },
+            count: None,
+        };
+        let main_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("scene globals layout"),
+            entries: &[
+                globals_entry,
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Depth,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Comparison),
+                    count: None,
+                },
+            ],
+        });
+        let shadow_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("shadow globals layout"),
+            entries: &[globals_entry],
+        });
+        let model_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("model layout"),
+            entries: &[wgpu::BindGroupLayoutEntry {
+                binding: 0,
+                visibility: wgpu::ShaderStages::VERTEX,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: true,
+                    min_binding_size: NonZeroU64::new(64),
+                },
+                count: None,
+            }],
+        });
+
+        let shadow_texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("shadow map"),
+            size: wgpu::Extent3d {
+                width: shadow_size,
+                height: shadow_size,
+                depth_or_array_layers: 1,
+            },
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: DEPTH_FORMAT,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::TEXTURE_BINDING,
+            view_formats: &[],
+        });
+        let shadow_view = shadow_texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let shadow_sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("shadow sampler"),
+            address_mode_u: wgpu::AddressMode::ClampToEdge,
+            address_mode_v: wgpu::AddressMode::ClampToEdge,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            compare: Some(wgpu::CompareFunction::LessEqual),
+            ..Default::default()
+        });
+
+        let main_globals = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("scene globals"),
+            layout: &main_layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: globals_buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: wgpu::BindingResource::TextureView(&shadow_view),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::Sampler(&shadow_sampler),
+                },
+            ],
+        });
+        let shadow_globals = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("shadow globals"),
+            layout: &shadow_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: globals_buffer.as_entire_binding(),
+            }],
+        });
+        let models = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("models"),
+            layout: &model_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &model_buffer,
+                    offset: 0,
+                    size: NonZeroU64::new(64),
+                }),
+            }],
+        });
+
+        let common = include_str!("shaders/common.wgsl");
+        let module = |label: &str, body: &str| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(format!("{common}\n{body}").into()),
+            })
+        };
+        let scene_module = module("scene shader", include_str!("shaders/scene.wgsl"));
+        let sky_module = module("sky shader", include_str!("shaders/sky.wgsl"));
+        let shadow_module = module("shadow shader", include_str!("shaders/shadow.wgsl"));
+
+        let main_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("scene pipeline layout"),
+            bind_group_layouts: &[Some(&main_layout), Some(&model_layout)],
+            immediate_size: 0,
+        });
+        let shadow_pipeline_layout =
+            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("shadow pipeline layout"),
+                bind_group_layouts: &[Some(&shadow_layout), Some(&model_layout)],
+                immediate_size: 0,
+            });
+        let multisample = wgpu::MultisampleState {
+            count: sample_count,
+            mask: !0,
+            alpha_to_coverage_enabled: false,
+        };
+        let colour_targets = [Some(wgpu::ColorTargetState {
+            format: target_format,
+            blend: None,
+            write_mask: wgpu::ColorWrites::ALL,
+        })];
+        let lit_pipeline =
+            |label: &str, cull_mode: Option<wgpu::Face>, bias: wgpu::DepthBiasState| {
+                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some(label),
+                    layout: Some(&main_pipeline_layout),
+                    vertex: wgpu::VertexState {
+                        module: &scene_module,
+                        entry_point: Some("vs_main"),
+                        compilation_options: wgpu::PipelineCompilationOptions::default(),
+                        buffers: &[Some(Vertex::layout())],
+                    },
+                    primitive: wgpu::PrimitiveState {
+                        cull_mode,
+                        ..Default::default()
+                    },
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: DEPTH_FORMAT,
+                        depth_write_enabled: Some(true),
+                        depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
+                        stencil: wgpu::StencilState::default(),
+                        bias,
+                    }),
+                    multisample,
+                    fragment: Some(wgpu::FragmentState {
+                        module: &scene_module,
+                        entry_point: Some("fs_main"),
+                        compilation_options: wgpu::PipelineCompilationOptions::default(),
+                        targets: &colour_targets,
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
+            };
+        let ground_pipeline =
+            lit_pipeline("ground pipeline", None, wgpu::DepthBiasState::default());
+        let solid_pipeline = lit_pipeline(
+            "solid pipeline",
+            Some(wgpu::Face::Back),
+            wgpu::DepthBiasState::default(),
+        );
+        let sky_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("sky pipeline"),
+            layout: Some(&main_pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &sky_module,
+                entry_point: Some("vs_sky"),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                buffers: &[],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(false),
+                depth_compare: Some(wgpu::CompareFunction::Always),
+                stencil: wgpu::StencilState::default(),
+                bias: wgpu::DepthBiasState::default(),
+            }),
+            multisample,
+            fragment: Some(wgpu::FragmentState {
+                module: &sky_module,
+                entry_point: Some("fs_sky"),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                targets: &colour_targets,
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        let shadow_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("shadow pipeline"),
+            layout: Some(&shadow_pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &shadow_module,
+                entry_point: Some("vs_shadow"),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                buffers: &[Some(Vertex::layout())],
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: Some(wgpu::DepthStencilState {
+                format: DEPTH_FORMAT,
+                depth_write_enabled: Some(true),
+                depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                stencil: wgpu::StencilState::default(),
+                bias: wgpu::DepthBiasState {
+                    constant: 2,
+                    slope_scale: 2.0,
+                    clamp: 0.0,
+                },
+            }),
+            multisample: wgpu::MultisampleState::default(),
+            fragment: None,
+            multiview_mask: None,
+            cache: None,
+        });
+
+        let geometry = TrackGeometry::new(track);
+        let (ground_mesh, props_mesh) = split_props(&geometry.mesh);
+        let wheels = [0, 1].map(|axle| {
+            GpuMesh::new(
+                device,
+                "wheel",
+                &car_mesh::wheel_mesh(visual.wheel_radius_m[axle], visual.tyre_width_m[axle]),
+            )
+        });
+        let sun_dir = {
+            let (elevation, azimuth) = (38f32.to_radians(), (-125f32).to_radians());
+            Vec3::new(
+                elevation.cos() * azimuth.cos(),
+                elevation.cos() * azimuth.sin(),
+                elevation.sin(),
+            )
+        };
+        Self {
+            device: device.clone(),
+            queue: gpu.queue.clone(),
+            format: target_format,
+            sample_count,
+            settings: *settings,
+            visual: visual.clone(),
+            track_origin: geometry.origin,
+            globals_buffer,
+            model_buffer,
+            model_stride,
+            main_globals,
+            shadow_globals,
+            models,
+            sky_pipeline,
+            ground_pipeline,
+            solid_pipeline,
+            shadow_pipeline,
+            shadow_view,
+            shadow_size,
+            ground: GpuMesh::new(device, "track ground", &ground_mesh),
+            props: GpuMesh::new(device, "track objects", &props_mesh),
+            body: GpuMesh::new(device, "car body", &car_mesh::body_mesh(visual)),
+            wheels,
+            cockpit: GpuMesh::new(device, "cockpit", &car_mesh::cockpit_mesh(visual)),
+            steering: GpuMesh::new(device, "steering wheel", &car_mesh::steering_wheel_mesh()),
+            targets: None,
+            sun_dir,
+        }
+    }
+
+    /// The MSAA sample count in use (1, 2 or 4).
+    pub fn sample_count(&self) -> u32 {
+        self.sample_count
+    }
+
+    /// The colour format this renderer draws into.
+    pub fn target_format(&self) -> wgpu::TextureFormat {
+        self.format
+    }
+
+    /// The car model's dimensions.
+    pub fn visual(&self) -> &VehicleVisual {
+        &self.visual
+    }
+
+    /// (Re)creates the depth and MSAA textures for a `width` x `height` target. A zero size
+    /// (a minimised window) is ignored; sizes beyond the device's limit are clamped.
+    pub fn resize(&mut self, width: u32, height: u32) {
+        if width == 0 || height == 0 {
+            return;
+        }
+        let max = self.device.limits().max_texture_dimension_2d;
+        let (width, height) = (width.min(max), height.min(max));
+        if self
+            .targets
+            .as_ref()
+            .is_some_and(|t| t.width == width && t.height == height)
+        {
+            return;
+        }
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let texture = |label: &str, format: wgpu::TextureFormat| {
+            self.device
+                .create_texture(&wgpu::TextureDescriptor {
+                    label: Some(label),
+                    size,
+                    mip_level_count: 1,
+                    sample_count: self.sample_count,
+                    dimension: wgpu::TextureDimension::D2,
+                    format,
+                    usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
+                    view_formats: &[],
+                })
+                .create_view(&wgpu::TextureViewDescriptor::default())
+        };
+        let depth = texture("scene depth", DEPTH_FORMAT);
+        let msaa = (self.sample_count > 1).then(|| texture("scene msaa colour", self.format));
+        self.targets = Some(Targets {
+            width,
+            height,
+            depth,
+            msaa,
+        });
+    }
+
+    /// Records the frame into `encoder`, drawing into `target` (a view of a texture of the
+    /// renderer's format and `frame`'s size). A frame of zero size records nothing.
+    pub fn render(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        frame: &FrameInput,
+    ) {
+        self.render_timed(encoder, target, frame, None);
+    }
+
+    /// As [`SceneRenderer::render`], writing GPU timestamps into `timestamps` (a query set of
+    /// at least two timestamp queries): index 0 at the start of the first pass, 1 at the end
+    /// of the last.
+    pub fn render_timed(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        frame: &FrameInput,
+        timestamps: Option<&wgpu::QuerySet>,
+    ) {
+        if frame.width == 0 || frame.height == 0 {
+            return;
+        }
+        self.resize(frame.width, frame.height);
+        let Some(targets) = self.targets.as_ref() else {
+            return;
+        };
+        let eye = frame.view.eye_world;
+        let aspect = f64::from(frame.width) / f64::from(frame.height);
+        let clip_from_world = frame.view.clip_from_world_relative(aspect);
+        let car = relative(frame.pose.position, eye);
+        let light_clip_from_world = light_matrix(self.sun_dir, car, self.shadow_size);
+        let shadows_on = self.settings.shadows && self.shadow_size > 1;
+        let globals = Globals {
+            clip_from_world: clip_from_world.to_cols_array_2d(),
+            light_clip_from_world: light_clip_from_world.to_cols_array_2d(),
+            world_dir_from_clip: clip_from_world.inverse().to_cols_array_2d(),
+            sun_dir: self.sun_dir.extend(0.0).to_array(),
+            sun_color: [2.9, 2.7, 2.4, 0.0],
+            sky_zenith: [0.16, 0.32, 0.72, 0.0],
+            sky_horizon: [0.62, 0.72, 0.86, 0.0],
+            ground_tint: [0.12, 0.13, 0.1, 0.0],
+            params: [
+                FOG_DENSITY_PER_M,
+                if self.format.is_srgb() { 0.0 } else { 1.0 },
+                1.0 / self.shadow_size as f32,
+                if shadows_on { 1.0 } else { 0.0 },
+            ],
+        };
+        self.queue
+            .write_buffer(&self.globals_buffer, 0, bytemuck::bytes_of(&globals));
+
+        let pose = &frame.pose;
+        let to_eye = DMat4::from_translation(-eye);
+        let mut models = [Mat4::IDENTITY; MODEL_SLOTS];
+        models[SLOT_TRACK] = Mat4::from_translation(relative(self.track_origin, eye));
+        models[SLOT_BODY] = (to_eye * pose.world_from_body()).as_mat4();
+        for (i, slot) in models[SLOT_WHEEL0..SLOT_WHEEL0 + 4].iter_mut().enumerate() {
+            *slot = (to_eye * pose.world_from_wheel(i)).as_mat4();
+        }
+        let (mount, tilt) = car_mesh::steering_wheel_mount(&self.visual);
+        let body_from_column = DMat4::from_translation(mount)
+            * DMat4::from_quat(
+                DQuat::from_rotation_y(tilt) * DQuat::from_rotation_x(-pose.steering_wheel_rad),
+            );
+        models[SLOT_STEERING] = (to_eye * pose.world_from_body() * body_from_column).as_mat4();
+        let stride = usize::try_from(self.model_stride).unwrap_or(256);
+        let mut bytes = vec![0u8; stride * MODEL_SLOTS];
+        for (i, m) in models.iter().enumerate() {
+            let m = if m.is_finite() { *m } else { Mat4::IDENTITY };
+            bytes[i * stride..i * stride + 64]
+                .copy_from_slice(bytemuck::bytes_of(&m.to_cols_array()));
+        }
+        self.queue.write_buffer(&self.model_buffer, 0, &bytes);
+        let offset = |slot: usize| u32::try_from(self.model_stride * slot as u64).unwrap_or(0);
+
+        if shadows_on {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("shadow pass"),
+                color_attachments: &[],
+                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                    view: &self.shadow_view,
+                    depth_ops: Some(wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(1.0),
+                        store: wgpu::StoreOp::Store,
+                    }),
+                    stencil_ops: None,
+                }),
+                timestamp_writes: timestamps.map(|query_set| wgpu::RenderPassTimestampWrites {
+                    query_set,
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: None,
+                }),
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            pass.set_pipeline(&self.shadow_pipeline);
+            pass.set_bind_group(0, &self.shadow_globals, &[]);
+            self.draw_casters(&mut pass, frame, &offset);
+        }
+
+        let (view, resolve_target, store) = match &targets.msaa {
+            Some(msaa) => (msaa, Some(target), wgpu::StoreOp::Discard),
+            None => (target, None, wgpu::StoreOp::Store),
+        };
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("scene pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view,
+                depth_slice: None,
+                resolve_target,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store,
+                },
+            })],
+            depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
+                view: &targets.depth,
+                depth_ops: Some(wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(0.0),
+                    store: wgpu::StoreOp::Discard,
+                }),
+                stencil_ops: None,
+            }),
+            timestamp_writes: timestamps.map(|query_set| wgpu::RenderPassTimestampWrites {
+                query_set,
+                beginning_of_pass_write_index: (!shadows_on).then_some(0),
+                end_of_pass_write_index: Some(1),
+            }),
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_bind_group(0, &self.main_globals, &[]);
+        pass.set_bind_group(1, &self.models, &[0]);
+        pass.set_pipeline(&self.sky_pipeline);
+        pass.draw(0..3, 0..1);
+        pass.set_pipeline(&self.ground_pipeline);
+        if let Some(ground) = &self.ground {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
+            ground.draw(&mut pass);
+        }
+        pass.set_pipeline(&self.solid_pipeline);
+        self.draw_casters(&mut pass, frame, &offset);
+        if frame.show_cockpit {
+            if let Some(cockpit) = &self.cockpit {
+                pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
+                cockpit.draw(&mut pass);
+            }
+            if let Some(steering) = &self.steering {
+                pass.set_bind_group(1, &self.models, &[offset(SLOT_STEERING)]);
+                steering.draw(&mut pass);
+            }
+        }
+    }
+
+    /// Track objects, body and wheels: everything that casts a shadow.
+    fn draw_casters(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        _frame: &FrameInput,
+        offset: &impl Fn(usize) -> u32,
+    ) {
+        if let Some(props) = &self.props {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
+            props.draw(pass);
+        }
+        if let Some(body) = &self.body {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
+            body.draw(pass);
+        }
+        for i in 0..4 {
+            if let Some(wheel) = &self.wheels[i / 2] {
+                pass.set_bind_group(1, &self.models, &[offset(SLOT_WHEEL0 + i)]);
+                wheel.draw(pass);
+            }
+        }
+    }
+}
+
+/// `p - eye` as `f32`, computed in `f64`.
+#[allow(clippy::cast_possible_truncation)]
+fn relative(p: DVec3, eye: DVec3) -> Vec3 {
+    (p - eye).as_vec3()
+}
+
+/// The sun's orthographic `clip_from_world` (camera-relative) for a square of
+/// `SHADOW_HALF_EXTENT_M` around `centre`, snapped to whole texels so the shadows do not
+/// shimmer as the car moves.
+fn light_matrix(sun_dir: Vec3, centre: Vec3, shadow_size: u32) -> Mat4 {
+    let distance = 150.0;
+    let view = glam::camera::rh::view::look_at_mat4(centre + sun_dir * distance, centre, Vec3::Z);
+    let half = SHADOW_HALF_EXTENT_M;
+    let projection = glam::camera::rh::proj::directx::orthographic(
+        -half,
+        half,
+        -half,
+        half,
+        1.0,
+        2.0 * distance,
+    );
+    let clip = projection * view;
+    // Snap the projected centre to the texel grid.
+    let texel = 2.0 / shadow_size.max(1) as f32;
+    let c = clip * centre.extend(1.0);
+    let snap = Vec3::new(
+        (c.x / texel).round() * texel - c.x,
+        (c.y / texel).round() * texel - c.y,
+        0.0,
+    );
+    Mat4::from_translation(snap) * clip
+}
+
+/// Splits the track mesh into ground (surfaces, markings, far plane: no shadows cast) and
+/// objects (matte vertex-coloured props, which cast shadows).
+fn split_props(mesh: &MeshBuilder) -> (MeshBuilder, MeshBuilder) {
+    let mut ground = MeshBuilder::new();
+    let mut props = MeshBuilder::new();
+    for tri in mesh.vertices.chunks_exact(3) {
+        if tri[0].material == crate::mesh::material::MATTE {
+            props.vertices.extend_from_slice(tri);
+        } else {
+            ground.vertices.extend_from_slice(tri);
+        }
+    }
+    (ground, props)
+}
+
+/// Checks a frame size against the device.
+///
+/// # Errors
+/// [`RenderError::BadSize`] for a zero side or one beyond the device's limit.
+pub fn check_size(device: &wgpu::Device, width: u32, height: u32) -> Result<(), RenderError> {
+    let max = device.limits().max_texture_dimension_2d;
+    if width == 0 || height == 0 || width > max || height > max {
+        return Err(RenderError::BadSize { width, height, max });
+    }
+    Ok(())
+}
