@@ -6,7 +6,6 @@ mod metrics;
 mod procedures;
 mod recorder;
 mod sim;
-mod world;
 
 use std::time::Instant;
 
@@ -16,9 +15,9 @@ use gripline_config::{assets, vehicle_file::load_vehicle};
 use serde_json::json;
 
 use crate::cli::HeadlessArgs;
+use gripline_app::world::{self, World};
 use recorder::Recorder;
 use sim::Sim;
-use world::World;
 
 /// Runs `gripline headless`.
 ///

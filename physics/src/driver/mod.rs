@@ -73,6 +73,14 @@ impl DriverModel {
         self.last
     }
 
+    /// Forgets where the car was and the speed controller's state, for a car put back at its
+    /// start (the next [`DriverModel::drive`] searches the whole path again). Allocates
+    /// nothing, so the real-time loop can call it inside a tick.
+    pub fn reset(&mut self) {
+        self.last = None;
+        self.speed_control.reset();
+    }
+
     /// The controls for this tick of `dt` seconds.
     pub fn drive(&mut self, view: &DriverView, dt: f64) -> Controls {
         let projection = match self.last {

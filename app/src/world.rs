@@ -1,4 +1,5 @@
-//! The world a headless run drives in: a loaded track, or an endless flat plane.
+//! The world a car drives in (a headless run or the real-time simulator): a loaded track, or an
+//! endless flat plane.
 
 use anyhow::{Context, Result, bail};
 use glam::{DVec2, DVec3};

@@ -1,0 +1,9 @@
+//! `gripline_app`: the parts of the `gripline` binary that tests and benchmarks use too.
+//!
+//! - [`world`]: where the car drives (a loaded track or the endless flat plane), shared by
+//!   the headless runner and the real-time simulator;
+//! - [`realtime`]: the real-time simulation core (DESIGN.md section 2): the 1 kHz sim thread,
+//!   its command queue, the snapshot ring and the render-side interpolation.
+
+pub mod realtime;
+pub mod world;

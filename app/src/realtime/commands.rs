@@ -1,0 +1,81 @@
+//! What the UI tells the sim thread, and what the sim thread tells the UI back.
+//!
+//! Both travel through wait-free SPSC rings (`rtrb`): [`Command`]s UI → sim, applied at the
+//! start of the next tick; [`SimEvent`]s sim → UI, drained by the UI each frame. Heavy things
+//! (a new [`Session`], new bindings) are built on the UI side or a loader thread and moved
+//! in boxed; what they replace is moved back in a [`SimEvent::Retired`] so that it is freed
+//! off the sim thread.
+
+use std::time::Duration;
+
+use gripline_config::bindings::Bindings;
+use gripline_input::bindings::InputNotice;
+use gripline_input::ffb::pipeline::PipelineParams;
+use gripline_physics::powertrain::GearboxMode;
+use gripline_physics::vehicle::AidParams;
+
+use super::session::Session;
+
+/// A command from the UI to the sim thread.
+#[derive(Debug)]
+pub enum Command {
+    /// Stop advancing the simulation (snapshots keep coming, with `paused` set).
+    Pause,
+    /// Advance again.
+    Resume,
+    /// Pause when running, resume when paused.
+    TogglePause,
+    /// Put the car back at its start pose, at rest.
+    Reset,
+    /// Let the driver model drive (`true`) or the player (`false`). Ignored (stays off) in
+    /// a world without a closed centre line. Engaging it selects the automatic gearbox.
+    SetAutopilot(bool),
+    /// Gearbox mode from the next tick.
+    SetGearboxMode(GearboxMode),
+    /// Driver aids from the next tick (invalid settings are ignored: validate them first
+    /// with `gripline_physics::validate::Validate::check`).
+    SetAids(AidParams),
+    /// Replace the car and world by a session loaded off-thread ([`super::SessionLoader`]).
+    /// The old session comes back as [`Retired::Session`].
+    Swap(Box<Session>),
+    /// New bindings and calibration for the control mapper. Connected devices keep their
+    /// state; the old bindings come back as [`Retired::Bindings`]. This one allocates on the
+    /// sim thread (compiling the bindings), once per settings change.
+    ApplyBindings(Box<Bindings>),
+    /// New force-feedback pipeline parameters (from `FfbSettings` and the device).
+    SetFfbParams(PipelineParams),
+    /// The car's own force-feedback strength (1 = as computed).
+    SetFfbCarGain(f64),
+    /// Force-feedback kill switch: zero torque at once, until [`Command::EnableFfb`].
+    KillFfb,
+    /// Re-enable force feedback after a kill (fades in).
+    EnableFfb,
+    /// Sleep this long inside the tick: a stall, for tests and diagnostics of the catch-up.
+    Stall(Duration),
+}
+
+/// Something the UI frees for the sim thread.
+#[derive(Debug)]
+pub enum Retired {
+    /// A session replaced by [`Command::Swap`].
+    Session(Box<Session>),
+    /// Bindings replaced by [`Command::ApplyBindings`].
+    Bindings(Box<Bindings>),
+}
+
+/// A message from the sim thread to the UI.
+#[derive(Debug)]
+pub enum SimEvent {
+    /// Something to drop on the UI side.
+    Retired(Retired),
+    /// The input layer's notice (a device connected or was lost; on a lost device that
+    /// carried controls the sim has already paused).
+    Input(InputNotice),
+    /// The player pressed the "next camera" binding.
+    NextCamera,
+    /// The car left the world (fell off, or its state became non-finite) and was put back at
+    /// its start.
+    CarRecovered,
+    /// The force-feedback backend failed a write; force feedback is stopped.
+    FfbFailed,
+}

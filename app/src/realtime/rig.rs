@@ -1,0 +1,213 @@
+//! The player's rig: input devices, the control mapper and the force-feedback output. It
+//! outlives car and track swaps (the devices stay connected), so it is separate from the
+//! [`super::Session`].
+//!
+//! Every tick the sim thread polls each input backend into a pre-allocated event buffer,
+//! hands the events to the [`ControlMapper`] and takes one [`TickOutput`]; after the physics
+//! step it sends the steering-column torque through the [`FfbOutput`] (pipeline, safety
+//! gate, backend). In the app the FFB backend is an `FfbWriter` (an atomic store, latest
+//! value wins) or a `NullBackend` without a force-feedback wheel; tests use a
+//! `RecordingBackend`. Nothing here allocates per tick, except when a device connects.
+
+use std::time::Duration;
+
+use gripline_config::bindings::Bindings;
+use gripline_config::ffb_settings::FfbSettings;
+use gripline_input::bindings::{ControlMapper, InputNotice, TickOutput};
+use gripline_input::device::{InputBackend, InputEvent};
+use gripline_input::ffb::backend::{FfbBackend, FfbError, NullBackend};
+use gripline_input::ffb::output::{FfbOutput, FfbTick};
+use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams, WheelMotion};
+use gripline_input::ffb::safety::{FfbSafety, SafetyConfig, StopReason};
+
+use super::keyboard::{KeyboardSender, keyboard_channel};
+
+/// Events handled per tick at most (the rest wait for the next tick).
+pub const EVENTS_PER_TICK: usize = 256;
+/// Input backends a rig holds at most (the list is reserved up front).
+pub const MAX_INPUTS: usize = 8;
+/// Ticks in the clipping meter's window (half a second).
+const CLIP_WINDOW_TICKS: usize = 500;
+/// Cut-off of the steering-wheel speed estimate for damping and friction (Hz).
+const WHEEL_MOTION_CUTOFF_HZ: f64 = 30.0;
+
+/// A boxed force-feedback backend the sim thread can own.
+pub type BoxedFfb = Box<dyn FfbBackend + Send>;
+
+/// Input devices, mapper and force-feedback output (see the module docs).
+pub struct Rig {
+    mapper: ControlMapper,
+    inputs: Vec<Box<dyn InputBackend + Send>>,
+    events: Vec<InputEvent>,
+    ffb: FfbOutput<BoxedFfb>,
+    wheel_motion: WheelMotion,
+}
+
+impl std::fmt::Debug for Rig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rig")
+            .field("inputs", &self.inputs.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Rig {
+    /// A rig with `bindings`, force feedback per `settings` through `backend` for a wheel of
+    /// peak torque `device_peak_nm` (inverted when `invert`; see
+    /// `gripline_input::ffb::pipeline::device_params`), and no input device yet.
+    pub fn new(
+        bindings: &Bindings,
+        settings: &FfbSettings,
+        backend: BoxedFfb,
+        device_peak_nm: f64,
+        invert: bool,
+    ) -> Self {
+        let pipeline = FfbPipeline::new(
+            PipelineParams::new(settings, device_peak_nm, invert),
+            CLIP_WINDOW_TICKS,
+        );
+        let safety = FfbSafety::new(SafetyConfig::from_settings(settings));
+        Self {
+            mapper: ControlMapper::new(bindings),
+            inputs: Vec::with_capacity(MAX_INPUTS),
+            events: Vec::with_capacity(EVENTS_PER_TICK),
+            ffb: FfbOutput::new(pipeline, safety, backend),
+            wheel_motion: WheelMotion::new(WHEEL_MOTION_CUTOFF_HZ),
+        }
+    }
+
+    /// A rig without force-feedback device ([`NullBackend`]) and default FFB settings.
+    pub fn without_ffb(bindings: &Bindings) -> Self {
+        let settings = FfbSettings::default();
+        let peak = settings.max_torque_nm;
+        Self::new(bindings, &settings, Box::new(NullBackend), peak, false)
+    }
+
+    /// Adds an input backend, polled every tick. Returns `false` (and drops it) when the rig
+    /// already has [`MAX_INPUTS`].
+    pub fn add_input(&mut self, backend: Box<dyn InputBackend + Send>) -> bool {
+        if self.inputs.len() >= MAX_INPUTS {
+            return false;
+        }
+        self.inputs.push(backend);
+        true
+    }
+
+    /// Adds the window's keyboard; the UI keeps the returned sender.
+    pub fn add_keyboard(&mut self) -> KeyboardSender {
+        let (sender, device) = keyboard_channel();
+        self.add_input(Box::new(device));
+        sender
+    }
+
+    /// The control mapper (device list and raw axes for the calibration screen live on the
+    /// sim thread, so this is for tests and set-up).
+    pub fn mapper(&self) -> &ControlMapper {
+        &self.mapper
+    }
+
+    /// The force-feedback output.
+    pub fn ffb(&self) -> &FfbOutput<BoxedFfb> {
+        &self.ffb
+    }
+
+    /// Polls every backend at `now` and hands the events to the mapper; `notice` receives
+    /// each notice for the app. Then produces the tick's controls and actions.
+    pub fn poll(
+        &mut self,
+        now: Duration,
+        dt: f64,
+        mut notice: impl FnMut(InputNotice),
+    ) -> TickOutput {
+        for input in &mut self.inputs {
+            self.events.clear();
+            input.poll(now, &mut self.events);
+            for event in &self.events {
+                if let Some(n) = self.mapper.handle(event) {
+                    notice(n);
+                }
+            }
+        }
+        self.events.clear();
+        self.mapper.tick(dt)
+    }
+
+    /// Applies new bindings (allocates: a command, not every tick).
+    pub fn set_bindings(&mut self, bindings: &Bindings) {
+        self.mapper.set_bindings(bindings);
+    }
+
+    /// Starts force feedback (fading in from `now`).
+    pub fn start_ffb(&mut self, now: Duration) {
+        self.wheel_motion.reset();
+        self.ffb.start(now);
+    }
+
+    /// Stops force feedback at once for `reason`.
+    ///
+    /// # Errors
+    /// The backend's error.
+    pub fn stop_ffb(&mut self, reason: StopReason) -> Result<(), FfbError> {
+        self.ffb.stop(reason)
+    }
+
+    /// Kill switch on (`true`) or off.
+    ///
+    /// # Errors
+    /// The backend's error.
+    pub fn set_ffb_killed(&mut self, killed: bool, now: Duration) -> Result<(), FfbError> {
+        if killed {
+            self.ffb.kill()
+        } else {
+            self.ffb.enable(now);
+            Ok(())
+        }
+    }
+
+    /// Whether the kill switch is engaged.
+    pub fn ffb_killed(&self) -> bool {
+        self.ffb.safety().is_killed()
+    }
+
+    /// New pipeline parameters.
+    pub fn set_ffb_params(&mut self, params: PipelineParams) {
+        self.ffb.pipeline_mut().set_params(params);
+    }
+
+    /// The car's force-feedback strength.
+    pub fn set_ffb_car_gain(&mut self, gain: f64) {
+        self.ffb.pipeline_mut().set_car_gain(gain);
+    }
+
+    /// One force-feedback tick at `now`: `column` is `Some((column torque N·m, steering-wheel
+    /// angle rad))` after a physics step, `None` while paused.
+    ///
+    /// # Errors
+    /// The backend's error (force feedback is then stopped until restarted).
+    pub fn ffb_tick(
+        &mut self,
+        now: Duration,
+        column: Option<(f64, f64)>,
+        dt: f64,
+    ) -> Result<FfbTick, FfbError> {
+        let input = column.map(|(torque, angle)| {
+            let (speed, accel) = self.wheel_motion.update(angle, dt);
+            FfbInput {
+                column_torque_nm: torque,
+                wheel_speed_rad_s: speed,
+                wheel_accel_rad_s2: accel,
+            }
+        });
+        self.ffb.tick(now, input.as_ref(), dt)
+    }
+
+    /// Fraction of clipped ticks over the meter's window.
+    pub fn ffb_clipping_fraction(&self) -> f64 {
+        self.ffb.pipeline().meter().fraction()
+    }
+
+    /// Stops force feedback for good (the app exits): zero, then the backend's `stop`.
+    pub fn shutdown(&mut self) {
+        let _ = self.ffb.stop(StopReason::Exit);
+    }
+}

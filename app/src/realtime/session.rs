@@ -1,0 +1,319 @@
+//! A [`Session`]: one car in one world, with its start pose, the autopilot and the lap
+//! timer: everything a car or track change replaces.
+//!
+//! Building one is heavy (parsing the vehicle and track files, building the track's mesh and
+//! the autopilot's speed profile), so it happens off the sim thread: [`Session::load`] on any
+//! thread, or a [`SessionLoader`] thread that hands a ready session to the UI, which sends it
+//! to the sim with `Command::Swap`. Stepping it never allocates.
+//!
+//! - Start pose: on a track with a closed centre line, the line's station 0 (the
+//!   start/finish line), heading along it, as the headless `laps` procedure starts; on a
+//!   track with an open line, its `launch` station; on the flat plane, the origin heading +x.
+//! - Autopilot: on a closed centre line, the driver model follows the line at the speed
+//!   profile the `laps` procedure plans (0.7 g lateral, 0.7 g braking), in the automatic
+//!   gearbox.
+//! - Lap timer: on a closed centre line, from the rear axle's position (as `laps`).
+
+use std::sync::mpsc::{Receiver, TryRecvError};
+use std::thread::JoinHandle;
+
+use anyhow::{Context, Result};
+use glam::{DVec2, DVec3};
+use gripline_config::assets;
+use gripline_config::vehicle_file::load_vehicle;
+use gripline_physics::controls::Controls;
+use gripline_physics::driver::{
+    DriverModel, DriverView, Path, PreviewSteering, SpeedControlGains, SpeedLimits, SpeedProfile,
+    SteeringGeometry,
+};
+use gripline_physics::powertrain::GearboxMode;
+use gripline_physics::vehicle::{Pose, Snapshot, Vehicle};
+
+use super::lap_timer::{LapTimer, LapTimes};
+use crate::world::World;
+
+/// The physics step (s): one tick of the 1 kHz loop.
+pub const DT: f64 = 0.001;
+/// Standard gravity (m/s²), for the autopilot's limits.
+const G: f64 = 9.806_65;
+/// Below this height (m) the car has left the world.
+const FLOOR_Z_M: f64 = -50.0;
+
+/// One car in one world (see the module docs).
+pub struct Session {
+    vehicle: Vehicle,
+    world: World,
+    start: Pose,
+    gearbox_mode: GearboxMode,
+    autopilot: Option<DriverModel>,
+    lap_timer: Option<LapTimer>,
+    warnings: Vec<String>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("vehicle", &self.vehicle.params().name)
+            .field("world", &self.world.name())
+            .field("autopilot", &self.autopilot.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// Loads the vehicle `vehicle` and the world `track` (names of shipped assets or paths;
+    /// `flat` for the endless plane) and builds the session. Heavy: call it off the sim
+    /// thread.
+    ///
+    /// # Errors
+    /// The files' problems, each naming its file; a track without ground at its start.
+    pub fn load(vehicle: &str, track: &str) -> Result<Self> {
+        let path = assets::resolve_vehicle(vehicle)?;
+        let loaded = load_vehicle(&path)?;
+        let warnings = loaded.warnings.iter().map(ToString::to_string).collect();
+        let vehicle = loaded.build()?;
+        let world = World::load(track)?;
+        let mut session = Self::new(vehicle, world)?;
+        session.warnings = warnings;
+        Ok(session)
+    }
+
+    /// A session of `vehicle` in `world`, the car at rest at the start pose.
+    ///
+    /// # Errors
+    /// No ground at the start; a degenerate centre line.
+    pub fn new(mut vehicle: Vehicle, world: World) -> Result<Self> {
+        let closed_line = world
+            .track()
+            .map(|t| &t.mesh.centre_line)
+            .filter(|line| line.is_closed());
+        let (xy, heading) = match closed_line {
+            Some(line) => {
+                let first = line
+                    .sample_at(0.0)
+                    .context("the track's centre line is empty")?;
+                (
+                    first.position.truncate(),
+                    first.tangent.y.atan2(first.tangent.x),
+                )
+            }
+            None => world.straight_start()?,
+        };
+        let (point, normal) = world.ground_at(xy)?;
+        let start = vehicle.pose_at_rest(point, normal, heading);
+        vehicle.reset_to(start);
+        let (autopilot, lap_timer) = match closed_line {
+            Some(line) => {
+                let points: Vec<DVec2> = line
+                    .samples()
+                    .iter()
+                    .map(|s| s.position.truncate())
+                    .collect();
+                let path = Path::new(&points, true)?;
+                let limits = SpeedLimits {
+                    lateral_accel_m_s2: 0.7 * G,
+                    braking_decel_m_s2: 0.7 * G,
+                    accel_m_s2: 0.5 * G,
+                    max_speed_m_s: 85.0,
+                };
+                let profile = SpeedProfile::plan(&path, &limits, 2.0);
+                let driver = DriverModel::new(
+                    path.clone(),
+                    profile,
+                    PreviewSteering::default(),
+                    SpeedControlGains::default(),
+                    steering_geometry(&vehicle),
+                );
+                (Some(driver), LapTimer::new(path))
+            }
+            None => (None, None),
+        };
+        Ok(Self {
+            vehicle,
+            world,
+            start,
+            gearbox_mode: GearboxMode::Automatic,
+            autopilot,
+            lap_timer,
+            warnings: Vec::new(),
+        })
+    }
+
+    /// The vehicle.
+    pub fn vehicle(&self) -> &Vehicle {
+        &self.vehicle
+    }
+
+    /// The vehicle, for settings (aids, gearbox mode).
+    pub fn vehicle_mut(&mut self) -> &mut Vehicle {
+        &mut self.vehicle
+    }
+
+    /// The world.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// Where the car starts and is put back on reset.
+    pub fn start_pose(&self) -> Pose {
+        self.start
+    }
+
+    /// Whether the driver model can drive here (a closed centre line).
+    pub fn has_autopilot(&self) -> bool {
+        self.autopilot.is_some()
+    }
+
+    /// The vehicle file's warnings (unknown or defaulted fields), for the UI to show.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The gearbox mode the player chose (kept across resets).
+    pub fn gearbox_mode(&self) -> GearboxMode {
+        self.gearbox_mode
+    }
+
+    /// Sets the gearbox mode now and after resets.
+    pub fn set_gearbox_mode(&mut self, mode: GearboxMode) {
+        self.gearbox_mode = mode;
+        self.vehicle.powertrain_mut().set_mode(mode);
+    }
+
+    /// The lap times (default when there is no lap timer).
+    pub fn lap_times(&self) -> LapTimes {
+        self.lap_timer
+            .as_ref()
+            .map(LapTimer::times)
+            .unwrap_or_default()
+    }
+
+    /// Puts the car back at its start pose, at rest; the autopilot and the lap in progress
+    /// restart (the best lap stays). Allocation-free.
+    pub fn reset(&mut self) {
+        self.vehicle.reset_to(self.start);
+        self.vehicle.powertrain_mut().set_mode(self.gearbox_mode);
+        if let Some(driver) = &mut self.autopilot {
+            driver.reset();
+        }
+        if let Some(timer) = &mut self.lap_timer {
+            timer.restart();
+        }
+    }
+
+    /// The autopilot's controls for this tick, `None` without autopilot.
+    pub fn autopilot_controls(&mut self) -> Option<Controls> {
+        let view = DriverView {
+            rear_axle: self.rear_axle(),
+            yaw: self.yaw(),
+            speed: self.vehicle.snapshot().velocity_body.x,
+        };
+        self.autopilot.as_mut().map(|d| d.drive(&view, DT))
+    }
+
+    /// One physics tick with `controls`, then the lap timer. Returns `false` when the car has
+    /// left the world (fell below the floor, or a non-finite state): the caller resets it.
+    pub fn step(&mut self, controls: &Controls) -> bool {
+        self.vehicle.step(controls, &self.world, DT);
+        let s = self.vehicle.snapshot();
+        if !(s.position.is_finite() && s.orientation.is_finite()) || s.position.z < FLOOR_Z_M {
+            return false;
+        }
+        let rear = self.rear_axle();
+        if let Some(timer) = &mut self.lap_timer {
+            timer.update(rear, s.time_s);
+        }
+        true
+    }
+
+    /// The state after the last tick.
+    pub fn snapshot(&self) -> Snapshot {
+        self.vehicle.snapshot()
+    }
+
+    /// The rear axle's centre in the ground plane.
+    fn rear_axle(&self) -> DVec2 {
+        let s = self.vehicle.snapshot();
+        let back = self.vehicle.params().cg_to_rear_axle_m();
+        (s.position - s.orientation.mul_vec3(DVec3::X) * back).truncate()
+    }
+
+    /// Heading (rad from +x) of the body's forward axis in the ground plane.
+    fn yaw(&self) -> f64 {
+        let x = self.vehicle.snapshot().orientation.mul_vec3(DVec3::X);
+        x.y.atan2(x.x)
+    }
+}
+
+/// The car's steering as the driver model needs it.
+fn steering_geometry(vehicle: &Vehicle) -> SteeringGeometry {
+    let p = vehicle.params();
+    SteeringGeometry {
+        wheelbase_m: p.chassis.wheelbase_m,
+        steering_ratio: p.steering.ratio,
+        max_steering_wheel_rad: p.steering.lock_deg.to_radians(),
+    }
+}
+
+/// Loads a [`Session`] on a thread of its own (`gripline-loader`), for the UI to poll each
+/// frame without blocking.
+#[derive(Debug)]
+pub struct SessionLoader {
+    result: Receiver<Result<Session>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl SessionLoader {
+    /// Starts loading `vehicle` in `track` (see [`Session::load`]).
+    ///
+    /// # Errors
+    /// The OS's error when the thread cannot be spawned.
+    pub fn spawn(vehicle: &str, track: &str) -> std::io::Result<Self> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (vehicle, track) = (vehicle.to_owned(), track.to_owned());
+        let thread = std::thread::Builder::new()
+            .name("gripline-loader".to_owned())
+            .spawn(move || {
+                let result = Session::load(&vehicle, &track)
+                    .with_context(|| format!("loading '{vehicle}' on '{track}'"));
+                let _ = tx.send(result);
+            })?;
+        Ok(Self {
+            result: rx,
+            thread: Some(thread),
+        })
+    }
+
+    /// The session once loaded (or why it could not be); `None` while still loading.
+    /// Returns the result once; later calls return `None`.
+    pub fn poll(&mut self) -> Option<Result<Session>> {
+        match self.result.try_recv() {
+            Ok(result) => {
+                if let Some(thread) = self.thread.take() {
+                    let _ = thread.join();
+                }
+                Some(result)
+            }
+            Err(TryRecvError::Empty) => None,
+            Err(TryRecvError::Disconnected) => self.thread.take().map(|thread| {
+                let _ = thread.join();
+                Err(anyhow::anyhow!("the loader thread ended without a result"))
+            }),
+        }
+    }
+
+    /// Waits for the session.
+    ///
+    /// # Errors
+    /// As [`Session::load`].
+    pub fn wait(mut self) -> Result<Session> {
+        let result = self
+            .result
+            .recv()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the loader thread ended without a result")));
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        result
+    }
+}

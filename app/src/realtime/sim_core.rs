@@ -1,0 +1,344 @@
+//! [`SimCore`]: everything one tick of the sim thread does, separate from the thread and its
+//! scheduling so that tests can drive it tick by tick (and check that it does not allocate).
+//!
+//! One tick at time `now`:
+//! 1. apply the queued [`Command`]s;
+//! 2. poll the rig's input devices and map them to this tick's controls and actions (reset,
+//!    pause, camera, FFB kill switch from the bindings); a lost device that carried controls
+//!    pauses the session;
+//! 3. unless paused: the autopilot's or the player's controls, one physics step, the lap
+//!    timer, the wheels' rotation; a car that left the world is put back at its start;
+//! 4. the steering-column torque to the force-feedback output;
+//! 5. the tick-stamped state to the snapshot ring (dropped and counted when the ring is full).
+//!
+//! Nothing here allocates, locks, logs or touches files, with these exceptions, which all
+//! happen on rare events, never in steady state: a device connecting (the mapper reserves its
+//! slot), `Command::ApplyBindings` (the mapper compiles the bindings), and freeing a retired
+//! session or bindings when the event ring to the UI is full.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use gripline_input::bindings::InputNotice;
+use gripline_input::ffb::output::FfbTick;
+use gripline_input::ffb::safety::StopReason;
+use gripline_physics::powertrain::GearboxMode;
+use rtrb::{Consumer, Producer};
+
+use super::commands::{Command, Retired, SimEvent};
+use super::rig::Rig;
+use super::session::{DT, Session};
+use super::snapshot_ring::{HudFrame, SnapshotProducer, Stamped};
+use super::stats::SharedStats;
+
+/// Commands applied per tick at most (the rest wait for the next tick).
+pub const COMMANDS_PER_TICK: usize = 32;
+
+/// The sim thread's state (see the module docs).
+#[allow(clippy::struct_excessive_bools)] // independent states of the loop
+pub struct SimCore {
+    session: Box<Session>,
+    rig: Rig,
+    commands: Consumer<Command>,
+    snapshots: SnapshotProducer,
+    events: Producer<SimEvent>,
+    stats: Arc<SharedStats>,
+    paused: bool,
+    autopilot: bool,
+    tick: u64,
+    epoch: u32,
+    wheel_rotation_rad: [f64; 4],
+    ffb_started: bool,
+    ffb_down: bool,
+}
+
+impl std::fmt::Debug for SimCore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SimCore")
+            .field("session", &self.session)
+            .field("tick", &self.tick)
+            .field("epoch", &self.epoch)
+            .field("paused", &self.paused)
+            .field("autopilot", &self.autopilot)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The rings a [`SimCore`] talks through, sim-side ends.
+#[derive(Debug)]
+pub struct CoreRings {
+    /// Commands from the UI.
+    pub commands: Consumer<Command>,
+    /// Snapshots to the renderer.
+    pub snapshots: SnapshotProducer,
+    /// Events to the UI.
+    pub events: Producer<SimEvent>,
+}
+
+impl SimCore {
+    /// A core stepping `session` with `rig`'s controls, `autopilot` engaged or not, talking
+    /// through `rings` and publishing its figures in `stats`.
+    pub fn new(
+        session: Session,
+        rig: Rig,
+        rings: CoreRings,
+        stats: Arc<SharedStats>,
+        autopilot: bool,
+    ) -> Self {
+        let mut core = Self {
+            session: Box::new(session),
+            rig,
+            commands: rings.commands,
+            snapshots: rings.snapshots,
+            events: rings.events,
+            stats,
+            paused: false,
+            autopilot: false,
+            tick: 0,
+            epoch: 0,
+            wheel_rotation_rad: [0.0; 4],
+            ffb_started: false,
+            ffb_down: false,
+        };
+        core.set_autopilot(autopilot);
+        core
+    }
+
+    /// The session.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The rig.
+    pub fn rig(&self) -> &Rig {
+        &self.rig
+    }
+
+    /// Whether the simulation is paused.
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Physics ticks since the session started or was last reset.
+    pub fn tick_count(&self) -> u64 {
+        self.tick
+    }
+
+    /// One tick at `now` (time since the sim started; see the module docs).
+    pub fn tick(&mut self, now: Duration) {
+        if !self.ffb_started {
+            self.ffb_started = true;
+            self.rig.start_ffb(now);
+        }
+        for _ in 0..COMMANDS_PER_TICK {
+            let Ok(command) = self.commands.pop() else {
+                break;
+            };
+            self.apply(command, now);
+        }
+
+        let mut lost_controls = false;
+        let events = &mut self.events;
+        let input = self.rig.poll(now, DT, |notice| {
+            if let InputNotice::DeviceLost {
+                carries_controls: true,
+                ..
+            } = notice
+            {
+                lost_controls = true;
+            }
+            let _ = events.push(SimEvent::Input(notice));
+        });
+        if lost_controls {
+            self.set_paused(true, now);
+        }
+        let actions = input.actions;
+        if actions.reset {
+            self.reset(now);
+        }
+        if actions.pause {
+            self.set_paused(!self.paused, now);
+        }
+        if actions.camera {
+            let _ = self.events.push(SimEvent::NextCamera);
+        }
+        if actions.ffb_off {
+            let killed = self.rig.ffb_killed();
+            let result = self.rig.set_ffb_killed(!killed, now);
+            self.ffb_result(&result);
+        }
+
+        let column = if self.paused {
+            None
+        } else {
+            let controls = if self.autopilot {
+                self.session.autopilot_controls().unwrap_or(input.controls)
+            } else {
+                input.controls
+            };
+            if self.session.step(&controls) {
+                self.tick += 1;
+                let s = self.session.snapshot();
+                let tau = std::f64::consts::TAU;
+                for (angle, w) in self.wheel_rotation_rad.iter_mut().zip(&s.wheels) {
+                    let next = *angle + w.spin_rad_per_s * DT;
+                    *angle = if next.is_finite() {
+                        next.rem_euclid(tau)
+                    } else {
+                        0.0
+                    };
+                }
+                Some((s.column_torque_n_m, s.steering_wheel_rad))
+            } else {
+                self.stats.auto_resets.fetch_add(1, Ordering::Relaxed);
+                let _ = self.events.push(SimEvent::CarRecovered);
+                self.reset(now);
+                None
+            }
+        };
+        // After a backend error force feedback stays off (zero was sent) until re-enabled.
+        let ffb = if self.ffb_down {
+            Ok(FfbTick::default())
+        } else {
+            self.rig.ffb_tick(now, column, DT)
+        };
+        let (ffb_level, ffb_torque_nm, ffb_clipped) = if let Ok(t) = ffb {
+            (
+                t.level,
+                t.step.map_or(0.0, |s| s.torque_nm),
+                t.step.is_some_and(|s| s.clipped),
+            )
+        } else {
+            self.ffb_failed();
+            (0.0, 0.0, false)
+        };
+
+        let stamped = Stamped {
+            tick: self.tick,
+            epoch: self.epoch,
+            snapshot: self.session.snapshot(),
+            wheel_rotation_rad: self.wheel_rotation_rad,
+            hud: HudFrame {
+                ffb_level,
+                ffb_torque_nm,
+                ffb_clipped,
+                ffb_clipping_fraction: self.rig.ffb_clipping_fraction(),
+                ffb_killed: self.rig.ffb_killed(),
+                autopilot: self.autopilot,
+                paused: self.paused,
+                laps: self.session.lap_times(),
+                look_left: actions.look_left,
+                look_right: actions.look_right,
+            },
+        };
+        self.snapshots.push(stamped);
+        self.stats.latest_tick.store(self.tick, Ordering::Relaxed);
+    }
+
+    /// Stops force feedback for good (the thread is ending).
+    pub fn shutdown(&mut self) {
+        self.rig.shutdown();
+    }
+
+    fn apply(&mut self, command: Command, now: Duration) {
+        match command {
+            Command::Pause => self.set_paused(true, now),
+            Command::Resume => self.set_paused(false, now),
+            Command::TogglePause => self.set_paused(!self.paused, now),
+            Command::Reset => self.reset(now),
+            Command::SetAutopilot(on) => self.set_autopilot(on),
+            Command::SetGearboxMode(mode) => self.session.set_gearbox_mode(mode),
+            Command::SetAids(aids) => {
+                // Invalid aids are ignored (the UI validates them); the error is dropped
+                // without allocating only when there is none, so validate first.
+                let _ = self.session.vehicle_mut().set_aids(aids);
+            }
+            Command::Swap(session) => {
+                let old = std::mem::replace(&mut self.session, session);
+                self.retire(Retired::Session(old));
+                self.wheel_rotation_rad = [0.0; 4];
+                self.tick = 0;
+                self.epoch = self.epoch.wrapping_add(1);
+                let autopilot = self.autopilot;
+                self.set_autopilot(autopilot);
+                self.restart_ffb(now);
+            }
+            Command::ApplyBindings(bindings) => {
+                self.rig.set_bindings(&bindings);
+                self.retire(Retired::Bindings(bindings));
+            }
+            Command::SetFfbParams(params) => self.rig.set_ffb_params(params),
+            Command::SetFfbCarGain(gain) => self.rig.set_ffb_car_gain(gain),
+            Command::KillFfb => {
+                let result = self.rig.set_ffb_killed(true, now);
+                self.ffb_result(&result);
+            }
+            Command::EnableFfb => {
+                let result = self.rig.set_ffb_killed(false, now);
+                self.ffb_result(&result);
+                if self.ffb_down {
+                    self.ffb_down = false;
+                    self.rig.start_ffb(now);
+                }
+            }
+            Command::Stall(duration) => std::thread::sleep(duration),
+        }
+    }
+
+    /// Sends `retired` to the UI to be freed there; frees it here only when the ring is full.
+    fn retire(&mut self, retired: Retired) {
+        if let Err(rtrb::PushError::Full(event)) = self.events.push(SimEvent::Retired(retired)) {
+            drop(event);
+        }
+    }
+
+    fn set_autopilot(&mut self, on: bool) {
+        self.autopilot = on && self.session.has_autopilot();
+        if self.autopilot {
+            self.session.set_gearbox_mode(GearboxMode::Automatic);
+        }
+    }
+
+    fn set_paused(&mut self, paused: bool, now: Duration) {
+        if paused == self.paused {
+            return;
+        }
+        self.paused = paused;
+        if paused {
+            let result = self.rig.stop_ffb(StopReason::Pause);
+            self.ffb_result(&result);
+        } else if !self.ffb_down {
+            self.rig.start_ffb(now);
+        }
+    }
+
+    fn reset(&mut self, now: Duration) {
+        self.session.reset();
+        self.wheel_rotation_rad = [0.0; 4];
+        self.tick = 0;
+        self.epoch = self.epoch.wrapping_add(1);
+        self.restart_ffb(now);
+    }
+
+    /// Stops force feedback for a car reset and, unless paused, fades it in again.
+    fn restart_ffb(&mut self, now: Duration) {
+        let result = self.rig.stop_ffb(StopReason::CarReset);
+        self.ffb_result(&result);
+        if !self.paused && !self.ffb_down {
+            self.rig.start_ffb(now);
+        }
+    }
+
+    fn ffb_result<E>(&mut self, result: &Result<(), E>) {
+        if result.is_err() {
+            self.ffb_failed();
+        }
+    }
+
+    fn ffb_failed(&mut self) {
+        self.ffb_down = true;
+        self.stats.ffb_errors.fetch_add(1, Ordering::Relaxed);
+        let _ = self.events.push(SimEvent::FfbFailed);
+    }
+}
