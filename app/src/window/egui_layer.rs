@@ -99,8 +99,10 @@ impl EguiLayer {
             size_in_pixels: size_px,
             pixels_per_point: ui.pixels_per_point,
         };
-        for (id, delta) in &ui.textures.set {
-            self.renderer.update_texture(device, queue, *id, delta);
+        for (id, deltas) in &ui.textures.set {
+            for delta in deltas {
+                self.renderer.update_texture(device, queue, *id, delta);
+            }
         }
         let user_buffers =
             self.renderer

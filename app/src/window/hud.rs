@@ -73,7 +73,7 @@ const PANEL_FILL: Color32 = Color32::from_rgba_premultiplied(10, 12, 16, 200);
 
 /// Draws the HUD.
 pub fn draw(ctx: &Context, hud: &HudInputs<'_>) {
-    egui::Area::new(egui::Id::new("hud-dash"))
+    egui::Area::new(egui::Id::unique("hud-dash"))
         .anchor(Align2::CENTER_BOTTOM, Vec2::new(0.0, -12.0))
         .interactable(false)
         .show(ctx, |ui| {
@@ -83,7 +83,7 @@ pub fn draw(ctx: &Context, hud: &HudInputs<'_>) {
                 .inner_margin(10.0)
                 .show(ui, |ui| dash(ui, hud));
         });
-    egui::Area::new(egui::Id::new("hud-laps"))
+    egui::Area::new(egui::Id::unique("hud-laps"))
         .anchor(Align2::RIGHT_TOP, Vec2::new(-12.0, 12.0))
         .interactable(false)
         .show(ctx, |ui| {
@@ -93,7 +93,7 @@ pub fn draw(ctx: &Context, hud: &HudInputs<'_>) {
                 .inner_margin(8.0)
                 .show(ui, |ui| laps(ui, hud));
         });
-    egui::Area::new(egui::Id::new("hud-wheels"))
+    egui::Area::new(egui::Id::unique("hud-wheels"))
         .anchor(Align2::LEFT_BOTTOM, Vec2::new(12.0, -12.0))
         .interactable(false)
         .show(ctx, |ui| {
@@ -103,7 +103,7 @@ pub fn draw(ctx: &Context, hud: &HudInputs<'_>) {
                 .inner_margin(8.0)
                 .show(ui, |ui| wheels(ui, hud.snapshot));
         });
-    egui::Area::new(egui::Id::new("hud-timing"))
+    egui::Area::new(egui::Id::unique("hud-timing"))
         .anchor(Align2::LEFT_TOP, Vec2::new(12.0, 12.0))
         .interactable(false)
         .show(ctx, |ui| {
@@ -383,7 +383,7 @@ fn timing(ui: &mut Ui, hud: &HudInputs<'_>) {
 
 /// Draws a centred banner (for "PAUSED", "DEVICE LOST" and similar).
 pub fn banner(ctx: &Context, text: &str) {
-    egui::Area::new(egui::Id::new("hud-banner"))
+    egui::Area::new(egui::Id::unique("hud-banner"))
         .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 40.0))
         .interactable(false)
         .show(ctx, |ui| {

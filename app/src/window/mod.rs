@@ -202,6 +202,7 @@ struct Running {
     started: Instant,
     last_frame: Option<Instant>,
     frames: FrameStats,
+    tick_rate: TickRate,
     show_timing: bool,
     notice: Option<(String, Instant)>,
     quit_requested: bool,
@@ -272,6 +273,7 @@ impl App {
             started: Instant::now(),
             last_frame: None,
             frames: FrameStats::default(),
+            tick_rate: TickRate::default(),
             show_timing: self.options.print_stats,
             notice: None,
             quit_requested: false,
@@ -403,13 +405,13 @@ impl App {
                 count: stamped.hud.laps.laps_completed,
             },
             timing: hud::TimingFigures {
-                tick_rate_hz: stats.tick_rate_hz(),
+                tick_rate_hz: r.tick_rate.update(stats.ticks, frame_start),
                 lateness_p50_us: stats.lateness_p50_us,
                 lateness_p99_us: stats.lateness_p99_us,
                 lateness_max_us: stats.lateness_max_us,
                 missed_ticks: stats.missed_ticks + stats.dropped_ticks,
                 dropped_snapshots: stats.dropped_snapshots,
-                step_cost_us: stats.step_cost_p50_us,
+                step_cost_us: stats.step_cost_mean_us,
                 frame_cpu_ms: r.frames.cpu_median_ms(),
                 fps: r.frames.fps(),
             },
@@ -487,7 +489,7 @@ impl App {
             .submit(user_buffers.into_iter().chain([encoder.finish()]));
         r.window.pre_present_notify();
         let suboptimal = frame.suboptimal;
-        frame.texture.present();
+        r.gpu.queue.present(frame.texture);
         if suboptimal {
             r.surface.refresh(&r.gpu.device);
         }
@@ -541,7 +543,7 @@ impl App {
                 let frames = self.running.as_ref().map(|r| r.frames.summary());
                 self.stats_text = Some(format!(
                     "{}\n{}",
-                    stats.report(),
+                    stats_report(&stats),
                     frames.unwrap_or_default()
                 ));
             }
@@ -555,6 +557,49 @@ impl App {
         }
         self.running = None;
     }
+}
+
+/// The sim thread's tick rate, measured by the UI over half-second windows.
+#[derive(Clone, Copy, Debug, Default)]
+struct TickRate {
+    mark: Option<(Instant, u64)>,
+    rate_hz: f64,
+}
+
+impl TickRate {
+    fn update(&mut self, ticks: u64, now: Instant) -> f64 {
+        match self.mark {
+            None => self.mark = Some((now, ticks)),
+            Some((at, then)) => {
+                let span = now.duration_since(at).as_secs_f64();
+                if span >= 0.5 {
+                    self.rate_hz = ticks.saturating_sub(then) as f64 / span;
+                    self.mark = Some((now, ticks));
+                }
+            }
+        }
+        self.rate_hz
+    }
+}
+
+/// The sim thread's figures for `--stats`.
+fn stats_report(stats: &crate::realtime::SimStats) -> String {
+    format!(
+        "sim ticks: {}  lateness p50 {:.0} µs  p99 {:.0} µs  max {:.0} µs\n\
+         missed ticks: {}  dropped after stalls: {}  snapshots dropped: {}\n\
+         tick cost: mean {:.1} µs  p99 {:.1} µs  max {:.1} µs  priority raised: {}",
+        stats.ticks,
+        stats.lateness_p50_us,
+        stats.lateness_p99_us,
+        stats.lateness_max_us,
+        stats.missed_ticks,
+        stats.dropped_ticks,
+        stats.dropped_snapshots,
+        stats.step_cost_mean_us,
+        stats.step_cost_p99_us,
+        stats.step_cost_max_us,
+        stats.priority_raised
+    )
 }
 
 fn input_notice_text(notice: &gripline_input::bindings::InputNotice) -> String {

@@ -18,7 +18,7 @@ pub enum MenuChoice {
 /// Draws the pause menu; returns the button clicked, if any.
 pub fn draw(ctx: &Context, notice: Option<&str>) -> Option<MenuChoice> {
     let mut choice = None;
-    egui::Area::new(egui::Id::new("pause-menu"))
+    egui::Area::new(egui::Id::unique("pause-menu"))
         .anchor(Align2::CENTER_CENTER, Vec2::ZERO)
         .show(ctx, |ui| {
             egui::Frame::new()
