@@ -38,6 +38,7 @@ pub mod bindings;
 pub mod calibration;
 pub mod device;
 pub mod digital;
+pub mod evdev_input;
 pub mod ffb;
 pub mod gilrs_backend;
 pub mod known_wheels;
