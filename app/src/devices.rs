@@ -145,7 +145,10 @@ pub fn run(args: &DevicesArgs) -> Result<()> {
         evdev.poll(start.elapsed());
     };
     let text = |gilrs: &Option<GilrsBackend>, evdev: &evdev_side::Evdev| {
-        let listed = gilrs.as_ref().map(GilrsBackend::devices).unwrap_or_default();
+        let listed = gilrs
+            .as_ref()
+            .map(GilrsBackend::devices)
+            .unwrap_or_default();
         render_report(&listed, gilrs_error.as_deref(), &evdev.report())
     };
     poll(&mut gilrs, &mut evdev);
@@ -396,7 +399,10 @@ mod tests {
         assert!(text.starts_with("gilrs input backend unavailable: no udev\n"));
         assert!(text.ends_with("no input devices found\n"), "{text}");
         if cfg!(target_os = "linux") {
-            assert!(text.contains("3 event node(s) could not be opened"), "{text}");
+            assert!(
+                text.contains("3 event node(s) could not be opened"),
+                "{text}"
+            );
         }
     }
 
@@ -426,14 +432,25 @@ mod tests {
             "{text}"
         );
         assert!(
-            evdev_part.contains("evdev force feedback: FF_CONSTANT FF_GAIN FF_AUTOCENTER (16 effects)"),
+            evdev_part
+                .contains("evdev force feedback: FF_CONSTANT FF_GAIN FF_AUTOCENTER (16 effects)"),
             "{text}"
         );
-        assert!(evdev_part.contains("axes (1): 0x30000=32768 [0..65535]"), "{text}");
-        assert!(evdev_part.contains("buttons (2): 0x10120=up 0x10121=down"), "{text}");
+        assert!(
+            evdev_part.contains("axes (1): 0x30000=32768 [0..65535]"),
+            "{text}"
+        );
+        assert!(
+            evdev_part.contains("buttons (2): 0x10120=up 0x10121=down"),
+            "{text}"
+        );
         if cfg!(target_os = "linux") {
             // Both listings of the wheel now choose evdev.
-            assert_eq!(text.matches("evdev FF_CONSTANT (kernel driver)").count(), 2, "{text}");
+            assert_eq!(
+                text.matches("evdev FF_CONSTANT (kernel driver)").count(),
+                2,
+                "{text}"
+            );
         }
         // An evdev-only device (a handbrake) is enough to not say "no devices".
         let text = render_report(&[], None, &evdev);

@@ -193,10 +193,8 @@ mod tests {
 
     #[test]
     fn backend_choice_defaults_to_auto_when_absent() {
-        let d: FfbDeviceSettings = ron::from_str(
-            "(device: (vendor_id: 1133, product_id: 49743), invert: true)",
-        )
-        .unwrap();
+        let d: FfbDeviceSettings =
+            ron::from_str("(device: (vendor_id: 1133, product_id: 49743), invert: true)").unwrap();
         assert_eq!(d.backend, FfbBackendChoice::Auto);
         let d: FfbDeviceSettings =
             ron::from_str("(device: (vendor_id: 1133, product_id: 49743), backend: HidPid)")

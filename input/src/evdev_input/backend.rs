@@ -400,7 +400,7 @@ mod tests {
             SYN,
             abs(ABS_X, 65535),
             key(BTN_TRIGGER, 0),
-            abs(0x10, 1), // ABS_HAT0X not declared: no range, skipped
+            abs(0x10, 1),                 // ABS_HAT0X not declared: no range, skipped
             RawEvent::new(0x04, 0x04, 9), // EV_MSC: ignored
             SYN,
         ]);

@@ -175,12 +175,7 @@ impl EvdevDeviceInfo {
         } else {
             &self.uniq
         };
-        DeviceIdentity::new(
-            self.vendor_id,
-            self.product_id,
-            &self.name,
-            serial_or_path,
-        )
+        DeviceIdentity::new(self.vendor_id, self.product_id, &self.name, serial_or_path)
     }
 
     /// A known wheel, or a device with force feedback, is a wheel; everything else a
@@ -287,7 +282,10 @@ mod tests {
         w.uniq = "SN123".to_owned();
         assert_eq!(w.identity().serial_or_path, "SN123");
         assert_eq!(w.kind(), DeviceKind::Wheel);
-        assert_eq!(w.axis(1).map(EvdevAxis::range), Some(AxisRange::new(0, 255)));
+        assert_eq!(
+            w.axis(1).map(EvdevAxis::range),
+            Some(AxisRange::new(0, 255))
+        );
         assert_eq!(w.axis(5), None);
     }
 

@@ -232,9 +232,7 @@ impl<D: EvdevFfDevice> FfbBackend for EvdevFfBackend<D> {
             self.set(0)
         };
         self.playing = false;
-        self.device
-            .stop(self.effect.id)
-            .map_err(|e| ff_error(&e))?;
+        self.device.stop(self.effect.id).map_err(|e| ff_error(&e))?;
         zeroed
     }
 }
@@ -401,9 +399,12 @@ mod tests {
         let FfCall::Upload(uploaded) = b.device().calls[2] else {
             unreachable!()
         };
-        assert_eq!(&uploaded.to_bytes()[..18], &[
-            0x52, 0x00, 0xFF, 0xFF, 0x00, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
-        ]);
+        assert_eq!(
+            &uploaded.to_bytes()[..18],
+            &[
+                0x52, 0x00, 0xFF, 0xFF, 0x00, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+            ]
+        );
     }
 
     #[test]

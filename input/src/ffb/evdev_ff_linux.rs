@@ -10,9 +10,7 @@ use std::io;
 use std::path::Path;
 
 use evdev::raw_stream::RawDevice;
-use evdev::{
-    FFEffect, FFEffectCode, FFEffectData, FFEffectKind, FFEnvelope, FFReplay, FFTrigger,
-};
+use evdev::{FFEffect, FFEffectCode, FFEffectData, FFEffectKind, FFEnvelope, FFReplay, FFTrigger};
 
 use crate::ffb::backend::FfbError;
 use crate::ffb::evdev_ff::{EvdevFfBackend, EvdevFfConfig, EvdevFfDevice, evdev_rate_hz, ff_error};
@@ -158,7 +156,10 @@ mod tests {
         let d = data(&e);
         assert_eq!(d.direction, DIRECTION_90_DEG);
         assert_eq!(d.replay.length, 0);
-        assert!(matches!(d.kind, FFEffectKind::Constant { level: -16384, .. }));
+        assert!(matches!(
+            d.kind,
+            FFEffectKind::Constant { level: -16384, .. }
+        ));
     }
 
     #[test]

@@ -197,9 +197,7 @@ impl HidapiOutput {
             .map_err(|_| FfbError::Io("device path contains a NUL byte".to_owned()))?;
         let device = api.open_path(&path).map_err(|e| match e {
             // Opening a node that vanished since enumeration is an unplug too.
-            e if matches!(classify_hid_error(&e), FfbError::Disconnected) => {
-                FfbError::Disconnected
-            }
+            e if matches!(classify_hid_error(&e), FfbError::Disconnected) => FfbError::Disconnected,
             e => FfbError::Io(format!("cannot open {}: {e}", candidate.path)),
         })?;
         Ok(Self { device, candidate })
@@ -356,9 +354,7 @@ mod tests {
             FfbError::Disconnected
         );
         assert_eq!(
-            classify_hid_error(&api(
-                "WriteFile: (0x0000048F) The device is not connected."
-            )),
+            classify_hid_error(&api("WriteFile: (0x0000048F) The device is not connected.")),
             FfbError::Disconnected
         );
         assert_eq!(

@@ -70,9 +70,10 @@ pub fn choose_backend(input: &SelectionInput<'_>) -> BackendDecision {
     let evdev_ok = input.platform == Platform::Linux && input.evdev_constant;
     match input.choice {
         FfbBackendChoice::Off => decision(FfbBackendKind::None, "turned off in the settings"),
-        FfbBackendChoice::Evdev if evdev_ok => {
-            decision(FfbBackendKind::EvdevConstant, "evdev chosen in the settings")
-        }
+        FfbBackendChoice::Evdev if evdev_ok => decision(
+            FfbBackendKind::EvdevConstant,
+            "evdev chosen in the settings",
+        ),
         FfbBackendChoice::Evdev => decision(
             FfbBackendKind::None,
             "evdev chosen in the settings, but the device has no FF_CONSTANT event node",
@@ -183,7 +184,10 @@ mod tests {
     #[test]
     fn settings_override() {
         assert_eq!(kind(G29, true, C::Off, Linux), K::None);
-        assert_eq!(kind(G29, true, C::LogitechClassic, Linux), K::LogitechClassic);
+        assert_eq!(
+            kind(G29, true, C::LogitechClassic, Linux),
+            K::LogitechClassic
+        );
         assert_eq!(kind(G29, true, C::HidPid, Linux), K::HidPid);
         assert_eq!(kind(MOZA_R9, true, C::Evdev, Linux), K::EvdevConstant);
         let impossible = choose_backend(&input(MOZA_R9, false, C::Evdev, Linux));

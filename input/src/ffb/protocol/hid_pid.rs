@@ -989,7 +989,8 @@ impl<H: HidOutput> FfbBackend for HidPidBackend<H> {
                     .device_control(ControlCommand::EnableActuators)?
                     .bytes(),
             )?;
-            self.hid.write(self.layout.start_effect(self.ebi)?.bytes())?;
+            self.hid
+                .write(self.layout.start_effect(self.ebi)?.bytes())?;
             self.stopped = false;
         }
         // Forget the last report on failure, so the next value is sent again.
