@@ -36,7 +36,9 @@ impl EvdevSource for LinuxSource {
             let before = out.len();
             match self.device.fetch_events() {
                 Ok(events) => {
-                    out.extend(events.map(|e| RawEvent::new(e.event_type().0, e.code(), e.value())))
+                    out.extend(
+                        events.map(|e| RawEvent::new(e.event_type().0, e.code(), e.value())),
+                    );
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
                 Err(e) => return Err(e),

@@ -13,13 +13,15 @@
 //!   `evdev_ff_linux` (Linux only), the real device;
 //! - [`hidapi_device`]: raw HID through hidapi under the Logitech classic and HID PID
 //!   backends;
-//! - [`select`]: which backend drives a wheel.
+//! - [`select`]: which backend drives a wheel;
+//! - [`open`]: opening the chosen backend on the real device.
 
 pub mod backend;
 pub mod evdev_ff;
 #[cfg(target_os = "linux")]
 pub mod evdev_ff_linux;
 pub mod hidapi_device;
+pub mod open;
 pub mod output;
 pub mod pipeline;
 pub mod protocol;
