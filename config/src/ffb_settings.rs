@@ -26,6 +26,28 @@ pub struct FfbDeviceSettings {
     /// Highest rate at which commands are written (Hz); `None` uses the backend's default.
     #[serde(default)]
     pub max_rate_hz: Option<f64>,
+    /// Which force-feedback backend drives this device; [`FfbBackendChoice::Auto`] (the
+    /// default) picks one from the known-wheel table and what the device offers.
+    #[serde(default)]
+    pub backend: FfbBackendChoice,
+}
+
+/// The force-feedback backend a user asks for, per device (`gripline-input` decides what
+/// `Auto` means and whether the choice is possible).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FfbBackendChoice {
+    /// Automatic: evdev `FF_CONSTANT` on Linux when the kernel driver offers it, else the raw
+    /// HID protocol of the known-wheel table, else none.
+    #[default]
+    Auto,
+    /// Linux evdev `FF_CONSTANT` through the kernel driver.
+    Evdev,
+    /// Logitech classic protocol over raw HID.
+    LogitechClassic,
+    /// HID PID over raw HID.
+    HidPid,
+    /// No force feedback for this device.
+    Off,
 }
 
 impl Validate for FfbDeviceSettings {
@@ -151,6 +173,7 @@ mod tests {
                 invert: true,
                 peak_torque_nm: Some(-3.0),
                 max_rate_hz: None,
+                backend: FfbBackendChoice::Auto,
             }],
             ..FfbSettings::default()
         };
@@ -169,6 +192,17 @@ mod tests {
     }
 
     #[test]
+    fn backend_choice_defaults_to_auto_when_absent() {
+        let d: FfbDeviceSettings =
+            ron::from_str("(device: (vendor_id: 1133, product_id: 49743), invert: true)").unwrap();
+        assert_eq!(d.backend, FfbBackendChoice::Auto);
+        let d: FfbDeviceSettings =
+            ron::from_str("(device: (vendor_id: 1133, product_id: 49743), backend: HidPid)")
+                .unwrap();
+        assert_eq!(d.backend, FfbBackendChoice::HidPid);
+    }
+
+    #[test]
     fn device_lookup_uses_identity_rules() {
         let mut s = FfbSettings::default();
         s.devices.push(FfbDeviceSettings {
@@ -176,6 +210,7 @@ mod tests {
             invert: true,
             peak_torque_nm: None,
             max_rate_hz: None,
+            backend: FfbBackendChoice::default(),
         });
         let plugged = DeviceIdentity::new(0x046d, 0xc24f, "Logitech G29", "usb-1");
         assert!(s.device(&plugged).is_some_and(|d| d.invert));

@@ -123,6 +123,7 @@ mod tests {
             invert: true,
             peak_torque_nm: Some(2.2),
             max_rate_hz: Some(500.0),
+            backend: crate::ffb_settings::FfbBackendChoice::Auto,
         });
         s
     }

@@ -8,12 +8,24 @@
 //! - [`writer`]: the latest-value-wins writer thread between the sim and a slow device;
 //! - [`recording`]: a backend that timestamps every command, for tests;
 //! - [`protocol`]: byte-exact encoders of the Logitech classic, HID PID and evdev
-//!   `FF_CONSTANT` commands.
+//!   `FF_CONSTANT` commands;
+//! - [`evdev_ff`]: the Linux evdev `FF_CONSTANT` backend over a small device trait, and
+//!   `evdev_ff_linux` (Linux only), the real device;
+//! - [`hidapi_device`]: raw HID through hidapi under the Logitech classic and HID PID
+//!   backends;
+//! - [`select`]: which backend drives a wheel;
+//! - [`open`]: opening the chosen backend on the real device.
 
 pub mod backend;
+pub mod evdev_ff;
+#[cfg(target_os = "linux")]
+pub mod evdev_ff_linux;
+pub mod hidapi_device;
+pub mod open;
 pub mod output;
 pub mod pipeline;
 pub mod protocol;
 pub mod recording;
 pub mod safety;
+pub mod select;
 pub mod writer;

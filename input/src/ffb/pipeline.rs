@@ -380,6 +380,7 @@ mod tests {
             invert: true,
             peak_torque_nm: Some(12.0),
             max_rate_hz: None,
+            backend: gripline_config::ffb_settings::FfbBackendChoice::Auto,
         });
         assert_eq!(device_params(&s, &ffboard), (12.0, true));
     }

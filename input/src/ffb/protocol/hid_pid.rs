@@ -918,6 +918,7 @@ pub struct HidPidBackend<H: HidOutput> {
     ebi: u8,
     rate_hz: f64,
     last: Option<Report>,
+    stopped: bool,
 }
 
 impl<H: HidOutput> HidPidBackend<H> {
@@ -956,6 +957,7 @@ impl<H: HidOutput> HidPidBackend<H> {
             ebi,
             rate_hz,
             last: Some(zero),
+            stopped: false,
         })
     }
 
@@ -980,6 +982,19 @@ impl<H: HidOutput> FfbBackend for HidPidBackend<H> {
         if self.last == Some(report) {
             return Ok(());
         }
+        if self.stopped {
+            // Stop disabled the actuators and stopped the effect: undo both first.
+            self.hid.write(
+                self.layout
+                    .device_control(ControlCommand::EnableActuators)?
+                    .bytes(),
+            )?;
+            self.hid
+                .write(self.layout.start_effect(self.ebi)?.bytes())?;
+            self.stopped = false;
+        }
+        // Forget the last report on failure, so the next value is sent again.
+        self.last = None;
         self.hid.write(report.bytes())?;
         self.last = Some(report);
         Ok(())
@@ -987,6 +1002,7 @@ impl<H: HidOutput> FfbBackend for HidPidBackend<H> {
 
     fn stop(&mut self) -> Result<(), FfbError> {
         self.last = None;
+        self.stopped = true;
         self.hid
             .write(self.layout.set_magnitude(self.ebi, 0.0).bytes())?;
         self.hid.write(self.layout.stop_effect(self.ebi)?.bytes())?;
@@ -1000,6 +1016,16 @@ impl<H: HidOutput> FfbBackend for HidPidBackend<H> {
                 .device_control(ControlCommand::DisableActuators)?
                 .bytes(),
         )
+    }
+}
+
+impl<H: HidOutput> Drop for HidPidBackend<H> {
+    /// Runs the stop sequence unless it already ran (errors are ignored: the wheel may be
+    /// gone).
+    fn drop(&mut self) {
+        if !self.stopped {
+            let _ = self.stop();
+        }
     }
 }
 

@@ -236,6 +236,7 @@ pub struct LogitechClassicBackend<H: HidOutput> {
     rate_hz: f64,
     started: bool,
     last_force: Option<u8>,
+    stopped: bool,
 }
 
 impl<H: HidOutput> LogitechClassicBackend<H> {
@@ -251,7 +252,25 @@ impl<H: HidOutput> LogitechClassicBackend<H> {
             rate_hz,
             started: false,
             last_force: None,
+            stopped: false,
         })
+    }
+
+    /// Sets the rotation range (section 2.7): the Driving Force Pro's coarse and fine
+    /// commands when `dfp`, the G25/G27/DFGT/G29/G923 command otherwise; clamped to
+    /// 40..=900°.
+    ///
+    /// # Errors
+    /// The device's write error.
+    pub fn set_range(&mut self, degrees: u16, dfp: bool) -> Result<(), FfbError> {
+        if dfp {
+            for command in set_range_dfp(degrees) {
+                self.hid.write(&hid_report(&command))?;
+            }
+            Ok(())
+        } else {
+            self.hid.write(&hid_report(&set_range_g25(degrees)))
+        }
     }
 
     /// The HID device (for tests that inspect what was written).
@@ -275,6 +294,9 @@ impl<H: HidOutput> FfbBackend for LogitechClassicBackend<H> {
         if self.last_force == Some(force_byte(level)) {
             return Ok(());
         }
+        self.stopped = false;
+        // Forget the last force on failure, so the next value is sent again.
+        self.last_force = None;
         self.hid.write(&hid_report(&constant_force(level, op)))?;
         self.started = true;
         self.last_force = Some(force_byte(level));
@@ -284,7 +306,18 @@ impl<H: HidOutput> FfbBackend for LogitechClassicBackend<H> {
     fn stop(&mut self) -> Result<(), FfbError> {
         self.started = false;
         self.last_force = None;
+        self.stopped = true;
         self.hid.write(&hid_report(&STOP_ALL))
+    }
+}
+
+impl<H: HidOutput> Drop for LogitechClassicBackend<H> {
+    /// Sends "stop all effects" unless the last command already was a stop (errors are
+    /// ignored: the wheel may be gone).
+    fn drop(&mut self) {
+        if !self.stopped {
+            let _ = self.stop();
+        }
     }
 }
 
@@ -466,6 +499,72 @@ mod tests {
             G923_PS_TO_CLASSIC,
             (0x30, [0xF8, 0x09, 0x07, 0x01, 0x01, 0, 0])
         );
+    }
+
+    #[test]
+    fn range_at_start_and_stop_on_drop() {
+        let mut hid = RecordingHid::default();
+        {
+            let mut b = LogitechClassicBackend::new(&mut hid, 500.0).unwrap();
+            b.set_range(900, false).unwrap();
+            b.send_level(0.25).unwrap();
+        }
+        assert_eq!(
+            hid.outputs(),
+            [
+                vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
+                vec![0x00, 0xF8, 0x81, 0x84, 0x03, 0, 0, 0],
+                vec![0x00, 0x11, 0x00, 0xA0, 0, 0, 0, 0],
+                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
+            ]
+        );
+        // Driving Force Pro range, and no second stop on drop after an explicit stop.
+        let mut hid = RecordingHid::default();
+        {
+            let mut b = LogitechClassicBackend::new(&mut hid, 500.0).unwrap();
+            b.set_range(540, true).unwrap();
+            b.stop().unwrap();
+        }
+        assert_eq!(
+            hid.outputs(),
+            [
+                vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
+                vec![0x00, 0xF8, 0x03, 0, 0, 0, 0, 0],
+                vec![0x00, 0x81, 0x0B, 0x33, 0xCC, 0xFF, 0xA4, 0xFF],
+                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
+            ]
+        );
+    }
+
+    #[test]
+    fn unplug_is_an_error_and_the_value_is_resent_after() {
+        let mut hid = RecordingHid::default();
+        let mut b = LogitechClassicBackend::new(&mut hid, 500.0).unwrap();
+        b.send_level(0.5).unwrap();
+        b.hid.fail = Some(FfbError::Disconnected);
+        assert_eq!(b.send_level(-0.5), Err(FfbError::Disconnected));
+        assert_eq!(b.stop(), Err(FfbError::Disconnected));
+        b.hid.fail = None;
+        b.send_level(-0.5).unwrap();
+        drop(b);
+        assert_eq!(
+            hid.outputs(),
+            [
+                vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
+                vec![0x00, 0x11, 0x00, 0xC0, 0, 0, 0, 0],
+                vec![0x00, 0x11, 0x00, 0x40, 0, 0, 0, 0],
+                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
+            ]
+        );
+        // A wheel that is gone at start is an error too.
+        let gone = RecordingHid {
+            fail: Some(FfbError::Disconnected),
+            ..RecordingHid::default()
+        };
+        assert!(matches!(
+            LogitechClassicBackend::new(gone, 500.0),
+            Err(FfbError::Disconnected)
+        ));
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //!   stream and stop a constant force, and a backend over raw HID;
 //! - [`evdev`]: the Linux `ff_effect` (`FF_CONSTANT`) and `input_event` layouts.
 //!
-//! The backends write through [`HidOutput`], which the hidapi device will implement; tests
-//! use [`RecordingHid`].
+//! The backends write through [`HidOutput`], which the hidapi device
+//! ([`crate::ffb::hidapi_device::HidapiOutput`]) implements; tests use [`RecordingHid`].
 
 pub mod evdev;
 pub mod hid_pid;
@@ -58,6 +58,9 @@ pub struct RecordingHid {
     pub log: Vec<HidTransfer>,
     /// Replies to feature reads, in order (each includes its report ID).
     pub feature_replies: VecDeque<Vec<u8>>,
+    /// When set, every transfer fails with this error and is not recorded (an unplugged
+    /// device).
+    pub fail: Option<FfbError>,
 }
 
 impl RecordingHid {
@@ -73,18 +76,39 @@ impl RecordingHid {
     }
 }
 
+impl RecordingHid {
+    fn failure(&self) -> Result<(), FfbError> {
+        self.fail.clone().map_or(Ok(()), Err)
+    }
+}
+
+impl<H: HidOutput + ?Sized> HidOutput for &mut H {
+    fn write(&mut self, report: &[u8]) -> Result<(), FfbError> {
+        (**self).write(report)
+    }
+    fn send_feature_report(&mut self, report: &[u8]) -> Result<(), FfbError> {
+        (**self).send_feature_report(report)
+    }
+    fn get_feature_report(&mut self, buf: &mut [u8]) -> Result<usize, FfbError> {
+        (**self).get_feature_report(buf)
+    }
+}
+
 impl HidOutput for RecordingHid {
     fn write(&mut self, report: &[u8]) -> Result<(), FfbError> {
+        self.failure()?;
         self.log.push(HidTransfer::Output(report.to_vec()));
         Ok(())
     }
 
     fn send_feature_report(&mut self, report: &[u8]) -> Result<(), FfbError> {
+        self.failure()?;
         self.log.push(HidTransfer::SetFeature(report.to_vec()));
         Ok(())
     }
 
     fn get_feature_report(&mut self, buf: &mut [u8]) -> Result<usize, FfbError> {
+        self.failure()?;
         let id = buf.first().copied().unwrap_or(0);
         self.log.push(HidTransfer::GetFeature(id));
         let reply = self

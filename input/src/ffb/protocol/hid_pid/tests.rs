@@ -310,3 +310,60 @@ proptest::proptest! {
         let _ = PidLayout::from_descriptor(&bytes);
     }
 }
+
+#[test]
+fn resume_after_stop_re_enables_and_drop_stops() {
+    let mut hid = RecordingHid::default();
+    hid.feature_replies
+        .push_back(vec![0x12, 0x01, 0x01, 0xFF, 0x0F]);
+    {
+        let mut b = HidPidBackend::start(&mut hid, layout(), 1000.0).unwrap();
+        b.stop().unwrap();
+        b.send_level(-0.5).unwrap();
+    }
+    let out = |bytes: &[u8]| HidTransfer::Output(bytes.to_vec());
+    // After the 8 start-up transfers and the 4 stop reports: enable actuators, start the
+    // effect, the magnitude; then the stop sequence again on drop.
+    assert_eq!(
+        hid.log[12..],
+        [
+            out(&[0x0C, 0x01]),
+            out(&[0x0A, 0x01, 0x01, 0x01]),
+            out(&[0x05, 0x01, 0x00, 0xC0]),
+            out(&[0x05, 0x01, 0x00, 0x00]),
+            out(&[0x0A, 0x01, 0x03, 0x00]),
+            out(&[0x0C, 0x04]),
+            out(&[0x0C, 0x02]),
+        ]
+    );
+}
+
+#[test]
+fn unplug_is_disconnected_and_never_panics() {
+    let mut hid = RecordingHid::default();
+    hid.feature_replies
+        .push_back(vec![0x12, 0x01, 0x01, 0xFF, 0x0F]);
+    {
+        let mut b = HidPidBackend::start(&mut hid, layout(), 1000.0).unwrap();
+        b.send_level(0.5).unwrap();
+    }
+    let sent = hid.log.len();
+    hid.feature_replies
+        .push_back(vec![0x12, 0x01, 0x01, 0xFF, 0x0F]);
+    let mut b = HidPidBackend::start(&mut hid, layout(), 1000.0).unwrap();
+    b.send_level(0.5).unwrap();
+    b.hid.fail = Some(FfbError::Disconnected);
+    assert_eq!(b.send_level(0.25), Err(FfbError::Disconnected));
+    assert_eq!(b.stop(), Err(FfbError::Disconnected));
+    drop(b);
+    assert!(hid.log.len() > sent);
+    // Gone before start: an error.
+    let gone = RecordingHid {
+        fail: Some(FfbError::Disconnected),
+        ..RecordingHid::default()
+    };
+    assert_eq!(
+        HidPidBackend::start(gone, layout(), 1000.0).unwrap_err(),
+        FfbError::Disconnected
+    );
+}
