@@ -93,7 +93,7 @@ impl EguiLayer {
         encoder: &mut wgpu::CommandEncoder,
         targets: &[&wgpu::TextureView],
         size_px: [u32; 2],
-        ui: PreparedUi,
+        mut ui: PreparedUi,
     ) -> Vec<wgpu::CommandBuffer> {
         let screen = ScreenDescriptor {
             size_in_pixels: size_px,
@@ -130,6 +130,9 @@ impl EguiLayer {
         for id in &ui.textures.free {
             self.renderer.free_texture(id);
         }
+        // Applied above: tell epaint so it does not complain when the delta is dropped.
+        let mut textures = ui.textures;
+        textures.clear();
         user_buffers
     }
 }

@@ -94,7 +94,7 @@ pub fn draw(ctx: &Context, hud: &HudInputs<'_>) {
                 .show(ui, |ui| laps(ui, hud));
         });
     egui::Area::new(egui::Id::unique("hud-wheels"))
-        .anchor(Align2::LEFT_BOTTOM, Vec2::new(12.0, -12.0))
+        .anchor(Align2::RIGHT_TOP, Vec2::new(-12.0, 118.0))
         .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::new()

@@ -419,6 +419,19 @@ impl App {
             autopilot: stamped.hud.autopilot,
             show_timing: r.show_timing,
         };
+        let Some(frame) = r.surface.acquire(&r.gpu.instance, &r.gpu.device) else {
+            // Minimised or occluded: wait for an event (resize, expose) before trying again,
+            // unless an exit is due.
+            if exit_due {
+                event_loop.exit();
+            } else {
+                event_loop.set_control_flow(ControlFlow::WaitUntil(
+                    Instant::now() + Duration::from_millis(100),
+                ));
+            }
+            return;
+        };
+        event_loop.set_control_flow(ControlFlow::Wait);
         let mut choice = None;
         let window = r.window.clone();
         let prepared = r.egui.run(&window, |ctx| {
@@ -435,19 +448,6 @@ impl App {
         if exit_due {
             shot_path = self.options.screenshot.clone();
         }
-        let Some(frame) = r.surface.acquire(&r.gpu.instance, &r.gpu.device) else {
-            // Minimised or occluded: wait for an event (resize, expose) before trying again,
-            // unless an exit is due.
-            if exit_due {
-                event_loop.exit();
-            } else {
-                event_loop.set_control_flow(ControlFlow::WaitUntil(
-                    Instant::now() + Duration::from_millis(100),
-                ));
-            }
-            return;
-        };
-        event_loop.set_control_flow(ControlFlow::Wait);
         let [width, height] = r.surface.size();
         let input = FrameInput::new(&pose, &r.camera, &self.visual, width, height);
         let mut encoder = r
