@@ -26,6 +26,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
+use gripline_physics::powertrain::GearboxMode;
 use gripline_render::{
     AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, RenderSettings, SceneRenderer,
     SpinAngles, VehiclePose, VehicleVisual,
@@ -76,6 +77,8 @@ pub struct WindowOptions {
     pub msaa_samples: u32,
     /// The camera at start.
     pub camera: CameraMode,
+    /// Gearbox mode at start (automatic suits a keyboard; H-pattern needs a shifter).
+    pub gearbox: GearboxMode,
 }
 
 /// What the user saw at exit (printed, and used by the end-to-end test).
@@ -131,6 +134,11 @@ pub fn run(options: WindowOptions) -> Result<()> {
         },
     )
     .context("starting the sim thread")?;
+    let mut sim = sim;
+    if !options.autopilot {
+        // The autopilot selects the automatic box itself.
+        let _ = sim.send(Command::SetGearboxMode(options.gearbox));
+    }
 
     let event_loop = EventLoop::new().context("opening the display (is DISPLAY or WAYLAND_DISPLAY set?)")?;
     event_loop.set_control_flow(ControlFlow::Wait);
@@ -737,6 +745,7 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
         fov_deg: 60.0,
         msaa_samples: 4,
         camera: args.camera.map_or(CameraMode::Chase, Into::into),
+        gearbox: GearboxMode::Automatic,
     })
 }
 
