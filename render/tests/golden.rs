@@ -330,6 +330,39 @@ fn wheels_spin_and_steer_on_screen() {
 }
 
 #[test]
+fn render_frame_png_writes_a_readable_file() {
+    if gpu().is_none() {
+        return;
+    }
+    let params = corvette();
+    let visual = VehicleVisual::from_params(&params);
+    let pose = circuit_pose(&visual, 100.0);
+    let path = out_dir().join("render_frame_png.png");
+    let camera = Camera::new(CameraMode::Orbit);
+    let image = gripline_render::render_frame_png(
+        &track("circuit").mesh,
+        &params,
+        &pose,
+        &camera,
+        64,
+        36,
+        &path,
+    )
+    .expect("render");
+    assert_eq!(RgbaImage::read_png(&path).expect("read back"), image);
+    let bad = gripline_render::render_frame_png(
+        &track("circuit").mesh,
+        &params,
+        &pose,
+        &camera,
+        0,
+        36,
+        &path,
+    );
+    assert!(bad.is_err());
+}
+
+#[test]
 fn msaa_requests_fall_back_and_bad_sizes_are_refused() {
     let Some(gpu) = gpu() else { return };
     let visual = VehicleVisual::from_params(&corvette());
