@@ -2,10 +2,13 @@
 //!
 //! `cargo run -p gripline-render --example render_views -- [TRACK] [VEHICLE] [STATION_M] [OUT_DIR] [WIDTH] [HEIGHT]`
 //!
-//! Defaults: `circuit corvette-c5 790 . 1280 720`. Writes `view-<camera>.png` for every camera.
+//! Defaults: `circuit corvette-c5 790 . 1280 720`. The place is a station on the centre line
+//! (m) or `x,y,heading_deg` (metres east and north, degrees from east; the car stands at the
+//! ground's height there). Writes `view-<camera>.png` for every camera.
 
 use std::path::PathBuf;
 
+use glam::DVec3;
 use gripline_config::assets;
 use gripline_config::track_file::load_track;
 use gripline_config::vehicle_file::load_vehicle;
@@ -19,7 +22,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_owned());
     let track = load_track(&assets::resolve_track(&arg(0, "circuit"))?)?;
     let params = load_vehicle(&assets::resolve_vehicle(&arg(1, "corvette-c5"))?)?.params;
-    let station_m: f64 = arg(2, "790").parse()?;
+    let place = arg(2, "790");
     let out = PathBuf::from(arg(3, "."));
     let width: u32 = arg(4, "1280").parse()?;
     let height: u32 = arg(5, "720").parse()?;
@@ -34,8 +37,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         width,
         height,
     )?;
-    let pose = VehiclePose::on_centre_line(&track.mesh, &visual, station_m, 0.0)?
-        .with_front_steer(0.06, 15.0);
+    let pose = if let Some((x, rest)) = place.split_once(',') {
+        let (y, heading) = rest.split_once(',').unwrap_or((rest, "0"));
+        let (x, y, heading): (f64, f64, f64) = (x.parse()?, y.parse()?, heading.parse()?);
+        let ground = track
+            .mesh
+            .ground
+            .height_below(x, y, 1.0e4)
+            .map_or(0.0, |hit| hit.point.z);
+        VehiclePose::at_rest(
+            &visual,
+            DVec3::new(x, y, ground + visual.cg_height_m),
+            heading.to_radians(),
+        )
+    } else {
+        VehiclePose::on_centre_line(&track.mesh, &visual, place.parse()?, 0.0)?
+    }
+    .with_front_steer(0.06, 15.0);
     for mode in CameraMode::ALL {
         let image = renderer.render(&pose, &Camera::new(mode))?;
         let path = out.join(format!("view-{mode}.png"));

@@ -16,6 +16,44 @@
 //!   `f64` maths so nothing jitters far from the origin.
 //! - [`offscreen`]: [`OffscreenRenderer`], [`RgbaImage`], [`render_frame_png`].
 //!
+//! ## Use in a window
+//!
+//! ```no_run
+//! # fn demo(
+//! #     instance: wgpu::Instance,
+//! #     surface: wgpu::Surface<'static>,
+//! #     track: &gripline_physics::track::TrackMesh,
+//! #     params: &gripline_physics::vehicle::VehicleParams,
+//! #     snapshot: &gripline_physics::vehicle::Snapshot,
+//! #     frame: &wgpu::SurfaceTexture,
+//! # ) -> Result<(), gripline_render::RenderError> {
+//! use gripline_render::*;
+//! let gpu = GpuContext::with_instance(instance, Some(&surface), AdapterChoice::from_env())?;
+//! let format = wgpu::TextureFormat::Bgra8UnormSrgb; // the surface's configured format
+//! let visual = VehicleVisual::from_params(params);
+//! let mut scene = SceneRenderer::new(&gpu, format, &RenderSettings::default(), track, &visual);
+//! let mut camera = Camera::new(CameraMode::Chase);
+//! let mut spin = SpinAngles::default();
+//! // Every frame: interpolate the snapshot, advance the wheels and the camera, record.
+//! let dt_s = 1.0 / 60.0;
+//! spin.advance(snapshot, dt_s);
+//! let pose = VehiclePose::from_snapshot(snapshot, &spin);
+//! camera.update(&pose, dt_s);
+//! let view = frame.texture.create_view(&wgpu::TextureViewDescriptor::default());
+//! let input = FrameInput::new(&pose, &camera, &visual, frame.texture.width(), frame.texture.height());
+//! let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+//! scene.render(&mut encoder, &view, &input);
+//! // ... then egui-wgpu into the same `view` with LoadOp::Load, submit, present.
+//! gpu.queue.submit([encoder.finish()]);
+//! # Ok(()) }
+//! ```
+//!
+//! ## Offscreen
+//!
+//! [`render_frame_png`] renders one frame to a PNG file on a headless adapter; place the car
+//! with [`VehiclePose::on_centre_line`] (a station in metres) or [`VehiclePose::at_rest`].
+//! [`OffscreenRenderer`] keeps the device and the track on the GPU for many frames.
+//!
 //! Coordinates: world right-handed, z up; body ISO 8855 (x forward, y left, z up, origin at
 //! the CG). Colours are linear inside the shaders; targets are expected in an sRGB format
 //! (other formats get the sRGB curve in the shader).

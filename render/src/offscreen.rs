@@ -122,7 +122,8 @@ pub struct OffscreenRenderer {
 }
 
 impl OffscreenRenderer {
-    /// An offscreen renderer of `width` x `height` frames of `track` and the car `visual`.
+    /// An offscreen renderer of `width` x `height` frames of `track` and the car `visual`,
+    /// in [`OFFSCREEN_FORMAT`].
     ///
     /// # Errors
     /// [`RenderError::BadSize`] for a zero size or one beyond the device's limit.
@@ -134,8 +135,42 @@ impl OffscreenRenderer {
         width: u32,
         height: u32,
     ) -> Result<Self, RenderError> {
+        Self::with_format(
+            gpu,
+            settings,
+            track,
+            visual,
+            width,
+            height,
+            OFFSCREEN_FORMAT,
+        )
+    }
+
+    /// As [`OffscreenRenderer::new`], rendering into `format`: `Rgba8UnormSrgb` or
+    /// `Rgba8Unorm` (a target without hardware sRGB encoding, as some window surfaces are;
+    /// the shaders then encode sRGB themselves, so both give the same picture).
+    ///
+    /// # Errors
+    /// As [`OffscreenRenderer::new`], and [`RenderError::Invalid`] for another format.
+    pub fn with_format(
+        gpu: GpuContext,
+        settings: &RenderSettings,
+        track: &TrackMesh,
+        visual: &VehicleVisual,
+        width: u32,
+        height: u32,
+        format: wgpu::TextureFormat,
+    ) -> Result<Self, RenderError> {
         check_size(&gpu.device, width, height)?;
-        let scene = SceneRenderer::new(&gpu, OFFSCREEN_FORMAT, settings, track, visual);
+        if !matches!(
+            format,
+            wgpu::TextureFormat::Rgba8UnormSrgb | wgpu::TextureFormat::Rgba8Unorm
+        ) {
+            return Err(RenderError::Invalid(format!(
+                "offscreen frames are Rgba8UnormSrgb or Rgba8Unorm, not {format:?}"
+            )));
+        }
+        let scene = SceneRenderer::new(&gpu, format, settings, track, visual);
         let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("offscreen colour"),
             size: wgpu::Extent3d {
@@ -146,7 +181,7 @@ impl OffscreenRenderer {
             mip_level_count: 1,
             sample_count: 1,
             dimension: wgpu::TextureDimension::D2,
-            format: OFFSCREEN_FORMAT,
+            format,
             usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
             view_formats: &[],
         });

@@ -134,6 +134,34 @@ impl VehiclePose {
         Ok(Self::at_rest_oriented(visual, position, orientation))
     }
 
+    /// The pose a fraction `t` (clamped to 0..=1) of the way from `a` to `b`: positions and
+    /// angles linearly, the body's orientation by slerp, spin angles along the shorter way
+    /// round. For drawing between two physics snapshots.
+    pub fn interpolate(a: &Self, b: &Self, t: f64) -> Self {
+        let t = if t.is_finite() {
+            t.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        let lerp = |x: f64, y: f64| x + (y - x) * t;
+        let wheels = std::array::from_fn(|i| {
+            let (wa, wb) = (&a.wheels[i], &b.wheels[i]);
+            let spin_step = (wb.spin_angle_rad - wa.spin_angle_rad + PI).rem_euclid(TAU) - PI;
+            WheelPose {
+                centre_world: wa.centre_world.lerp(wb.centre_world, t),
+                steer_rad: lerp(wa.steer_rad, wb.steer_rad),
+                spin_angle_rad: wa.spin_angle_rad + spin_step * t,
+                travel_m: lerp(wa.travel_m, wb.travel_m),
+            }
+        });
+        Self {
+            position: a.position.lerp(b.position, t),
+            orientation: a.orientation.slerp(b.orientation, t).normalize(),
+            wheels,
+            steering_wheel_rad: lerp(a.steering_wheel_rad, b.steering_wheel_rad),
+        }
+    }
+
     /// Steers the front wheels by `steer_rad` and turns the steering wheel to match with
     /// `ratio`; for previews and tests.
     #[must_use]
@@ -289,6 +317,36 @@ mod tests {
         s.advance(&snap, f64::NAN);
         s.advance(&snap, -1.0);
         assert_eq!(s, before);
+    }
+
+    #[test]
+    fn interpolation_goes_between_two_poses() {
+        let v = visual();
+        let mut a = VehiclePose::at_rest(&v, DVec3::ZERO, 0.0);
+        let mut b = VehiclePose::at_rest(&v, DVec3::new(2.0, 0.0, 0.0), 1.0);
+        a.wheels[0].spin_angle_rad = 6.2;
+        b.wheels[0].spin_angle_rad = 0.1;
+        let mid = VehiclePose::interpolate(&a, &b, 0.5);
+        assert!(close(mid.position, DVec3::new(1.0, 0.0, 0.0)));
+        let heading = (mid.orientation * DVec3::X)
+            .y
+            .atan2((mid.orientation * DVec3::X).x);
+        assert!((heading - 0.5).abs() < 1e-9);
+        // 6.2 -> 0.1 goes forward through 2π, not back through π.
+        let spin = mid.wheels[0].spin_angle_rad.rem_euclid(TAU);
+        assert!(
+            (spin - (6.2 + 0.5 * (0.1 + TAU - 6.2))).rem_euclid(TAU) < 1e-9,
+            "{spin}"
+        );
+        assert_eq!(VehiclePose::interpolate(&a, &b, 0.0), a);
+        assert!(close(
+            VehiclePose::interpolate(&a, &b, 7.0).position,
+            b.position
+        ));
+        assert!(close(
+            VehiclePose::interpolate(&a, &b, f64::NAN).position,
+            b.position
+        ));
     }
 
     #[test]

@@ -647,7 +647,7 @@ impl SceneRenderer {
             });
             pass.set_pipeline(&self.shadow_pipeline);
             pass.set_bind_group(0, &self.shadow_globals, &[]);
-            self.draw_casters(&mut pass, frame, &offset);
+            self.draw_casters(&mut pass, &offset);
         }
 
         let (view, resolve_target, store) = match &targets.msaa {
@@ -691,7 +691,7 @@ impl SceneRenderer {
             ground.draw(&mut pass);
         }
         pass.set_pipeline(&self.solid_pipeline);
-        self.draw_casters(&mut pass, frame, &offset);
+        self.draw_casters(&mut pass, &offset);
         if frame.show_cockpit {
             if let Some(cockpit) = &self.cockpit {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
@@ -705,12 +705,7 @@ impl SceneRenderer {
     }
 
     /// Track objects, body and wheels: everything that casts a shadow.
-    fn draw_casters(
-        &self,
-        pass: &mut wgpu::RenderPass<'_>,
-        _frame: &FrameInput,
-        offset: &impl Fn(usize) -> u32,
-    ) {
+    fn draw_casters(&self, pass: &mut wgpu::RenderPass<'_>, offset: &impl Fn(usize) -> u32) {
         if let Some(props) = &self.props {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
             props.draw(pass);

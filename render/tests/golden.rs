@@ -330,6 +330,75 @@ fn wheels_spin_and_steer_on_screen() {
 }
 
 #[test]
+fn render_frame_png_writes_a_readable_file() {
+    if gpu().is_none() {
+        return;
+    }
+    let params = corvette();
+    let visual = VehicleVisual::from_params(&params);
+    let pose = circuit_pose(&visual, 100.0);
+    let path = out_dir().join("render_frame_png.png");
+    let camera = Camera::new(CameraMode::Orbit);
+    let image = gripline_render::render_frame_png(
+        &track("circuit").mesh,
+        &params,
+        &pose,
+        &camera,
+        64,
+        36,
+        &path,
+    )
+    .expect("render");
+    assert_eq!(RgbaImage::read_png(&path).expect("read back"), image);
+    let bad = gripline_render::render_frame_png(
+        &track("circuit").mesh,
+        &params,
+        &pose,
+        &camera,
+        0,
+        36,
+        &path,
+    );
+    assert!(bad.is_err());
+}
+
+#[test]
+fn a_target_without_srgb_encoding_gives_the_same_picture() {
+    let Some(gpu) = gpu() else { return };
+    let visual = VehicleVisual::from_params(&corvette());
+    let pose = circuit_pose(&visual, 790.0);
+    let camera = Camera::new(CameraMode::Chase);
+    let mesh = &track("circuit").mesh;
+    let settings = RenderSettings::default();
+    let mut srgb =
+        OffscreenRenderer::new(gpu.clone(), &settings, mesh, &visual, 96, 54).expect("renderer");
+    let mut linear = OffscreenRenderer::with_format(
+        gpu.clone(),
+        &settings,
+        mesh,
+        &visual,
+        96,
+        54,
+        wgpu::TextureFormat::Rgba8Unorm,
+    )
+    .expect("renderer");
+    let a = srgb.render(&pose, &camera).expect("render");
+    let b = linear.render(&pose, &camera).expect("render");
+    let (fraction, mean) = compare(&a, &b);
+    assert!(fraction < 0.01 && mean < 1.5, "{fraction} {mean}");
+    let other = OffscreenRenderer::with_format(
+        gpu,
+        &settings,
+        mesh,
+        &visual,
+        8,
+        8,
+        wgpu::TextureFormat::Bgra8Unorm,
+    );
+    assert!(other.is_err());
+}
+
+#[test]
 fn msaa_requests_fall_back_and_bad_sizes_are_refused() {
     let Some(gpu) = gpu() else { return };
     let visual = VehicleVisual::from_params(&corvette());

@@ -85,10 +85,10 @@ fn surface_of(in: VsOut, footprint: f32) -> Surface {
         }
         case 2u: { // wet asphalt
             let patches = 0.8 + 0.4 * vnoise(p * 0.07);
-            s.albedo = vec3<f32>(0.025, 0.026, 0.03) * patches;
-            s.specular = 0.6;
+            s.albedo = vec3<f32>(0.022, 0.023, 0.026) * patches;
+            s.specular = 0.5;
             s.shininess = 90.0;
-            s.reflect = 0.35;
+            s.reflect = 0.22;
         }
         case 3u: { // concrete slabs
             let joint = min(abs(fract(p.x / 4.0 + 0.5) - 0.5), abs(fract(p.y / 4.0 + 0.5) - 0.5)) * 4.0;
@@ -194,7 +194,7 @@ fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f
     if s.reflect > 0.0 {
         let r = reflect(-view, n);
         let fresnel = s.reflect + (1.0 - s.reflect) * pow(1.0 - max(dot(n, view), 0.0), 5.0);
-        col = mix(col, sky_color(r) * mix(0.6, 1.0, shadow), clamp(fresnel * s.reflect * 2.0, 0.0, 0.9));
+        col = mix(col, sky_color(r) * mix(0.45, 0.75, shadow), clamp(fresnel * s.reflect * 2.0, 0.0, 0.7));
     }
     col = mix(col, sky_color(-view), fog_amount);
     return encode_output(col);
