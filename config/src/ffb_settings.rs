@@ -12,7 +12,6 @@ use crate::device_identity::DeviceIdentity;
 
 /// Settings of one force-feedback device.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct FfbDeviceSettings {
     /// The device.
     pub device: DeviceIdentity,
@@ -41,7 +40,7 @@ impl Validate for FfbDeviceSettings {
 
 /// Force-feedback settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct FfbSettings {
     /// Force feedback on at all.
     pub enabled: bool,

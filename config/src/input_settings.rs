@@ -34,7 +34,7 @@ use crate::ron_text;
 
 /// Everything the input layer is configured with.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct InputSettings {
     /// Bindings and calibration.
     pub bindings: Bindings,
