@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::device_identity::DeviceIdentity;
 
+/// Longest torque smoothing time constant allowed (ms): beyond it the wheel feels numb and
+/// late.
+pub const MAX_SMOOTHING_MS: f64 = 100.0;
+
 /// Settings of one force-feedback device.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FfbDeviceSettings {
@@ -36,6 +40,25 @@ impl Validate for FfbDeviceSettings {
             v.in_range("max_rate_hz", rate, 1.0, 10_000.0);
         }
     }
+}
+
+/// Which force-feedback backend drives the wheel.
+///
+/// `Automatic` picks by the known-wheel table and the platform (evdev on Linux); the others
+/// force one, for a wheel the table does not know or a driver that misbehaves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FfbBackendChoice {
+    /// The known-wheel table's recommendation for this platform.
+    #[default]
+    Automatic,
+    /// Linux evdev `FF_CONSTANT` through the kernel driver.
+    Evdev,
+    /// Logitech classic protocol over raw HID.
+    LogitechClassic,
+    /// USB HID PID over raw HID.
+    HidPid,
+    /// No force feedback output at all.
+    Off,
 }
 
 /// Force-feedback settings.
@@ -68,7 +91,16 @@ pub struct FfbSettings {
     pub watchdog_ms: f64,
     /// Fade-in time on start, resume and reconnect (s).
     pub fade_in_s: f64,
-    /// Per-device settings.
+    /// Low-pass smoothing of the column torque (time constant, ms; 0 = off): takes the
+    /// edge off road noise on geared wheels at the cost of latency.
+    pub smoothing_ms: f64,
+    /// Backend that drives the wheel.
+    pub backend: FfbBackendChoice,
+    /// The device that receives force feedback; `None` picks automatically (the device
+    /// bound to steering, if it has force feedback).
+    pub device: Option<DeviceIdentity>,
+    /// Per-device settings. Omitted from the file when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub devices: Vec<FfbDeviceSettings>,
 }
 
@@ -89,6 +121,9 @@ impl Default for FfbSettings {
             slew_limit_nm_per_s: 1000.0,
             watchdog_ms: 50.0,
             fade_in_s: 0.5,
+            smoothing_ms: 0.0,
+            backend: FfbBackendChoice::Automatic,
+            device: None,
             devices: Vec::new(),
         }
     }
@@ -121,6 +156,7 @@ impl Validate for FfbSettings {
         v.positive("slew_limit_nm_per_s", self.slew_limit_nm_per_s);
         v.in_range("watchdog_ms", self.watchdog_ms, 5.0, 1000.0);
         v.in_range("fade_in_s", self.fade_in_s, 0.0, 10.0);
+        v.in_range("smoothing_ms", self.smoothing_ms, 0.0, MAX_SMOOTHING_MS);
         v.within("devices", |v| {
             for (i, d) in self.devices.iter().enumerate() {
                 v.nested(&Validator::index(i), d);
