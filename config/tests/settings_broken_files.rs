@@ -27,10 +27,17 @@ fn load_broken(bytes: &[u8]) -> LoadOutcome {
         .filter(|m| m.severity == Severity::Error)
         .collect();
     assert_eq!(errors.len(), 1, "{:?}", out.messages);
-    assert_eq!(errors[0].file.as_deref(), Some(store.settings_path().as_path()));
+    assert_eq!(
+        errors[0].file.as_deref(),
+        Some(store.settings_path().as_path())
+    );
     assert_eq!(out.kept_broken.len(), 1);
     let kept = &out.kept_broken[0];
-    assert_eq!(fs::read(kept).unwrap(), bytes, "the broken file is kept as it was");
+    assert_eq!(
+        fs::read(kept).unwrap(),
+        bytes,
+        "the broken file is kept as it was"
+    );
     assert_eq!(kept.parent(), store.settings_path().parent());
     let name = kept.file_name().unwrap().to_str().unwrap();
     assert!(name.starts_with("settings.ron.broken-"), "{name}");
@@ -46,7 +53,8 @@ fn load_broken(bytes: &[u8]) -> LoadOutcome {
 
 #[test]
 fn bad_ron_gives_file_line_and_column() {
-    let out = load_broken(b"(\n    graphics: (\n        fov_deg: 70.0\n        width: 800,\n    ),\n)\n");
+    let out =
+        load_broken(b"(\n    graphics: (\n        fov_deg: 70.0\n        width: 800,\n    ),\n)\n");
     let m = &out.messages[0];
     assert_eq!(m.position.map(|p| p.0), Some(4), "{m}");
     let text = m.to_string();
@@ -57,16 +65,30 @@ fn bad_ron_gives_file_line_and_column() {
 #[test]
 fn wrong_types_give_line_and_column() {
     let out = load_broken(b"(\n  session: (\n    vehicle_id: 42,\n  ),\n)");
-    assert_eq!(out.messages[0].position.map(|p| p.0), Some(3), "{}", out.messages[0]);
+    assert_eq!(
+        out.messages[0].position.map(|p| p.0),
+        Some(3),
+        "{}",
+        out.messages[0]
+    );
 }
 
 #[test]
 fn binary_garbage_and_not_utf8() {
     let out = load_broken(&[0x89, b'P', b'N', b'G', 0, 0, 0xff, 0xfe]);
-    assert!(out.messages[0].message.contains("not a text file"), "{}", out.messages[0]);
+    assert!(
+        out.messages[0].message.contains("not a text file"),
+        "{}",
+        out.messages[0]
+    );
     assert_eq!(out.messages[0].position, Some((1, 1)));
     let out = load_broken(b"(session: (vehicle_id: \"caf\xe9\"))");
-    assert_eq!(out.messages[0].position, Some((1, 28)), "{}", out.messages[0]);
+    assert_eq!(
+        out.messages[0].position,
+        Some((1, 28)),
+        "{}",
+        out.messages[0]
+    );
     // Valid UTF-8 but not RON at all.
     let out = load_broken("\u{feff}\u{1F697}\u{0}".as_bytes());
     assert!(out.messages[0].position.is_some(), "{}", out.messages[0]);
@@ -75,14 +97,22 @@ fn binary_garbage_and_not_utf8() {
 #[test]
 fn empty_file() {
     let out = load_broken(b"");
-    assert!(out.messages[0].message.contains("empty"), "{}", out.messages[0]);
+    assert!(
+        out.messages[0].message.contains("empty"),
+        "{}",
+        out.messages[0]
+    );
     load_broken(b"  \n\t\n");
 }
 
 #[test]
 fn unknown_schema_version() {
     let out = load_broken(b"(schema_version: 0)");
-    assert!(out.messages[0].message.contains("schema version 0"), "{}", out.messages[0]);
+    assert!(
+        out.messages[0].message.contains("schema version 0"),
+        "{}",
+        out.messages[0]
+    );
 }
 
 #[test]
@@ -93,8 +123,15 @@ fn a_folder_instead_of_the_file() {
     let out = store.load();
     assert_eq!(out.settings, Settings::default());
     assert_eq!(out.worst(), Some(Severity::Error));
-    assert!(out.messages[0].message.contains("folder"), "{}", out.messages[0]);
-    assert!(out.kept_broken[0].join("inside.txt").exists(), "kept with its content");
+    assert!(
+        out.messages[0].message.contains("folder"),
+        "{}",
+        out.messages[0]
+    );
+    assert!(
+        out.kept_broken[0].join("inside.txt").exists(),
+        "kept with its content"
+    );
     store.save(&out.settings).unwrap();
     assert!(store.settings_path().is_file());
 }
@@ -125,7 +162,11 @@ fn permission_denied_is_reported_and_the_file_kept() {
     fs::set_permissions(store.settings_path(), perms).unwrap();
     let out = store.load();
     assert_eq!(out.settings, Settings::default());
-    assert!(out.messages[0].message.contains("cannot read"), "{}", out.messages[0]);
+    assert!(
+        out.messages[0].message.contains("cannot read"),
+        "{}",
+        out.messages[0]
+    );
     assert_eq!(out.kept_broken.len(), 1);
 }
 
@@ -142,7 +183,10 @@ fn out_of_range_values_are_clamped_with_messages_and_the_rest_kept() {
     assert!(out.kept_broken.is_empty());
     let g = &out.settings.graphics;
     assert_eq!(g.fov_deg.to_bits(), 120f64.to_bits());
-    assert_eq!((g.msaa_samples, g.width, g.height, g.frame_latency), (2, 1920, 320, 3));
+    assert_eq!(
+        (g.msaa_samples, g.width, g.height, g.frame_latency),
+        (2, 1920, 320, 3)
+    );
     assert_eq!(out.settings.ffb.gain.to_bits(), 1f64.to_bits());
     assert_eq!(out.settings.ffb.max_torque_nm.to_bits(), 8f64.to_bits());
     assert_eq!(out.settings.session.track_id, "circuit");
@@ -163,7 +207,10 @@ fn out_of_range_values_are_clamped_with_messages_and_the_rest_kept() {
         fov.ends_with("warning: graphics.fov_deg: 500 is out of range (10 to 120); clamped to 120"),
         "{fov}"
     );
-    assert!(fov.starts_with(&store.settings_path().display().to_string()), "{fov}");
+    assert!(
+        fov.starts_with(&store.settings_path().display().to_string()),
+        "{fov}"
+    );
     assert!(out.settings.check().is_ok());
 }
 
@@ -205,7 +252,11 @@ fn a_broken_device_file_loses_only_that_device() {
                  axes: [(control: Steering, axis: 0, calibration: (dead_zone: 0.9))],\n  \
                  ffb: (invert: true),\n)";
     fs::write(device_file(&store, "046d-c24f-g29.ron"), wheel).unwrap();
-    fs::write(device_file(&store, "keyboard.ron"), "(device: Keyboard, buttons: [(action: ").unwrap();
+    fs::write(
+        device_file(&store, "keyboard.ron"),
+        "(device: Keyboard, buttons: [(action: ",
+    )
+    .unwrap();
     let out = store.load();
     // The wheel loaded, with its dead zone clamped (message about the wheel's file).
     let steering = &out.settings.bindings.axes[out.settings.bindings.axes.len() - 1];
@@ -216,12 +267,25 @@ fn a_broken_device_file_loses_only_that_device() {
         .iter()
         .find(|m| m.field == "axes[0].calibration.dead_zone")
         .expect("clamp message");
-    assert_eq!(clamp.file.as_deref(), Some(device_file(&store, "046d-c24f-g29.ron").as_path()));
+    assert_eq!(
+        clamp.file.as_deref(),
+        Some(device_file(&store, "046d-c24f-g29.ron").as_path())
+    );
     // The keyboard file was broken: kept aside, keyboard defaults in use.
-    let error = out.messages.iter().find(|m| m.severity == Severity::Error).unwrap();
-    assert_eq!(error.file.as_deref(), Some(device_file(&store, "keyboard.ron").as_path()));
+    let error = out
+        .messages
+        .iter()
+        .find(|m| m.severity == Severity::Error)
+        .unwrap();
+    assert_eq!(
+        error.file.as_deref(),
+        Some(device_file(&store, "keyboard.ron").as_path())
+    );
     assert_eq!(error.position.map(|p| p.0), Some(1), "{error}");
-    assert!(error.message.contains("this device's default bindings"), "{error}");
+    assert!(
+        error.message.contains("this device's default bindings"),
+        "{error}"
+    );
     assert_eq!(out.kept_broken.len(), 1);
     let defaults = Settings::default();
     let keys = |s: &Settings| {

@@ -23,10 +23,16 @@ fn g29() -> DeviceIdentity {
 }
 
 fn shifter() -> DeviceIdentity {
-    DeviceIdentity::new(0x046d, 0xc266, "Driving Force Shifter", "usb-0000:00:14.0-2")
+    DeviceIdentity::new(
+        0x046d,
+        0xc266,
+        "Driving Force Shifter",
+        "usb-0000:00:14.0-2",
+    )
 }
 
 /// Settings with every part changed from its default.
+#[allow(clippy::field_reassign_with_default)] // built up part by part for readability
 fn sample() -> Settings {
     let mut s = Settings::default();
     s.session = SessionSettings {
@@ -105,7 +111,9 @@ fn sample() -> Settings {
             button: 300 + u32::from(gear.unsigned_abs()),
         });
     }
-    s.bindings.buttons.retain(|b| b.action != ButtonAction::Starter);
+    s.bindings
+        .buttons
+        .retain(|b| b.action != ButtonAction::Starter);
     s.bindings.digital.steer_rate_per_s = 3.0;
     s.bindings.device_lost.clutch = 0.0;
     assert!(s.check().is_ok(), "{:?}", s.check());
@@ -138,13 +146,21 @@ fn every_type_round_trips_through_ron() {
         ron_round_trip(&group.to_file());
         assert_eq!(DeviceGroup::from_file(group.to_file()), group);
     }
-    for present in [PresentMode::Vsync, PresentMode::NoVsync, PresentMode::Mailbox] {
+    for present in [
+        PresentMode::Vsync,
+        PresentMode::NoVsync,
+        PresentMode::Mailbox,
+    ] {
         ron_round_trip(&present);
     }
     for camera in [CameraView::Chase, CameraView::Cockpit, CameraView::Bonnet] {
         ron_round_trip(&camera);
     }
-    for full in [Fullscreen::Windowed, Fullscreen::Borderless, Fullscreen::Exclusive] {
+    for full in [
+        Fullscreen::Windowed,
+        Fullscreen::Borderless,
+        Fullscreen::Exclusive,
+    ] {
         ron_round_trip(&full);
     }
 }
@@ -187,14 +203,20 @@ fn files_are_laid_out_per_device() {
     );
     let main = std::fs::read_to_string(store.settings_path()).unwrap();
     assert!(main.contains("schema_version: 2"), "{main}");
-    assert!(!main.contains("axes"), "bindings are in the device files: {main}");
+    assert!(
+        !main.contains("axes"),
+        "bindings are in the device files: {main}"
+    );
     let wheel = std::fs::read_to_string(
         store
             .devices_dir()
             .join("046d-c24f-g29-driving-force-racing-wheel.ron"),
     )
     .unwrap();
-    assert!(wheel.contains("peak_torque_nm") && wheel.contains("Steering"), "{wheel}");
+    assert!(
+        wheel.contains("peak_torque_nm") && wheel.contains("Steering"),
+        "{wheel}"
+    );
 }
 
 #[test]

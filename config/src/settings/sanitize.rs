@@ -184,7 +184,7 @@ mod tests {
         let mut s = Sanitizer::new(None);
         s.within("axes", |s| {
             s.within("[2]", |s| {
-                assert_eq!(s.path_of("dead_zone"), "axes[2].dead_zone")
+                assert_eq!(s.path_of("dead_zone"), "axes[2].dead_zone");
             });
         });
     }
