@@ -1,9 +1,9 @@
 //! RON parsing shared by every RON file format, with file, line and column in every error.
 //!
-//! Settings types accept fields they do not know at the serde level; [`parse`] turns such a
-//! field into an error (asset files are read strictly, so a typo never goes unnoticed), and
-//! [`parse_lenient`] returns them as [`UnknownField`]s for the caller to report as warnings
-//! (settings files written by a newer version must still load).
+//! Asset types deny fields they do not know ([`parse`]). Settings types accept them at the
+//! serde level: [`parse_strict`] turns such a field into an error (the input settings file),
+//! and [`parse_lenient`] returns them as [`UnknownField`]s for the caller to report as
+//! warnings (settings files written by a newer version must still load).
 
 use std::path::Path;
 
@@ -28,11 +28,29 @@ pub struct UnknownField {
     pub position: Option<(usize, usize)>,
 }
 
-/// Parses `text` (the content of `path`) as a `T`; a field `T` does not know is an error.
+/// Parses `text` (the content of `path`) as a `T`, with `T`'s own rules for fields it does
+/// not know (asset types deny them).
 ///
 /// # Errors
 /// [`ConfigError::Syntax`] with the 1-based line and column of the first problem.
 pub fn parse<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, ConfigError> {
+    options()
+        .from_str(text)
+        .map_err(|e: ron::error::SpannedError| ConfigError::Syntax {
+            path: path.to_owned(),
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })
+}
+
+/// Parses `text` (the content of `path`) as a `T`; a field `T` does not know is an error,
+/// even where `T` itself would ignore it (the settings types, which are lenient for
+/// [`parse_lenient`]).
+///
+/// # Errors
+/// [`ConfigError::Syntax`] with the 1-based line and column of the first problem.
+pub fn parse_strict<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, ConfigError> {
     let (value, unknown) = parse_lenient(text, path)?;
     if let Some(field) = unknown.first() {
         let (line, column) = field.position.unwrap_or((1, 1));
@@ -183,7 +201,7 @@ mod tests {
                 ("extra", Some((5, 3)))
             ]
         );
-        let err = parse::<Outer>(text, Path::new("t.ron")).unwrap_err();
+        let err = parse_strict::<Outer>(text, Path::new("t.ron")).unwrap_err();
         assert_eq!(err.to_string(), "t.ron:2:19: unknown field `inner.b`");
     }
 

@@ -317,3 +317,21 @@ fn save_moves_a_broken_file_in_the_way_aside() {
     assert_eq!(fs::read(&kept[0]).unwrap(), b"\x00\x01garbage");
     assert!(Path::new(&store.settings_path()).is_file());
 }
+
+#[test]
+fn a_huge_file_is_not_read() {
+    let (_dir, store) = store();
+    let huge = vec![b' '; 5 * 1024 * 1024];
+    fs::write(store.settings_path(), &huge).unwrap();
+    let out = store.load();
+    assert_eq!(out.settings, Settings::default());
+    assert!(
+        out.messages[0].message.contains("too large"),
+        "{}",
+        out.messages[0]
+    );
+    assert_eq!(
+        fs::metadata(&out.kept_broken[0]).unwrap().len(),
+        huge.len() as u64
+    );
+}

@@ -153,3 +153,13 @@ proptest! {
         prop_assert_eq!(again, s);
     }
 }
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    for open in ["(", "[", "Some(", "(a: "] {
+        let text = open.repeat(100_000);
+        let e = decode_settings(text.as_bytes(), Path::new("settings.ron")).unwrap_err();
+        assert!(e.position.is_some(), "{e}");
+        let _ = decode_device(text.as_bytes(), Path::new("gamepad.ron"));
+    }
+}

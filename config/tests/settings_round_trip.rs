@@ -122,7 +122,7 @@ fn sample() -> Settings {
 
 fn ron_round_trip<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(value: &T) {
     let text = ron_text::to_pretty(value).unwrap();
-    let back: T = ron_text::parse(&text, Path::new("t.ron")).unwrap();
+    let back: T = ron_text::parse_strict(&text, Path::new("t.ron")).unwrap();
     assert_eq!(&back, value, "{text}");
 }
 

@@ -29,11 +29,13 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::atomic_file::{self, BROKEN_MARKER, WriteFn, is_temp_file, keep_aside};
-use super::device_file::{DEVICES_DIR, DeviceGroup, canonical_groups, merge_into, split};
+use super::device_file::{
+    DEVICES_DIR, DeviceGroup, add_group, canonical_groups, merge_into, split,
+};
 use super::message::{SettingsMessage, Severity};
 use super::model::Settings;
 use super::platform_dir::{CONFIG_DIR_ENV, config_dir};
-use super::sanitize::Sanitizer;
+use super::sanitize::{Sanitize, Sanitizer};
 use super::sanitize_input::{sanitize_axes, sanitize_buttons};
 use super::settings_file::{decode_device, decode_settings, encode_device, encode_settings};
 use crate::device_identity::DeviceMatch;
@@ -181,7 +183,7 @@ impl SettingsStore {
                 backup_schema1(&path, &mut out.messages);
             }
             let mut s = Sanitizer::new(Some(&path));
-            super::sanitize::Sanitize::sanitize(&mut d.settings, &mut s);
+            Sanitize::sanitize(&mut d.settings, &mut s);
             out.messages.extend(s.into_messages());
             if d.inline_bindings {
                 inline_groups = split(&d.settings).into_iter().map(|(_, g)| g).collect();
@@ -241,7 +243,7 @@ impl SettingsStore {
                         s.nested("ffb", ffb);
                     }
                     out.messages.extend(s.into_messages());
-                    super::device_file::add_group(&mut groups, group);
+                    add_group(&mut groups, group);
                 }
                 Err(m) => reject(&path, m, "this device's default bindings are used", out),
             }
