@@ -13,7 +13,6 @@ pub const MAX_CURVE_POINTS: usize = 32;
 
 /// Inclusive raw range of an axis, in the device's integer units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct RawRange {
     /// Raw value at one end of travel.
     pub min: i32,
@@ -23,7 +22,6 @@ pub struct RawRange {
 
 /// One point of a piecewise-linear response curve, both coordinates in 0..=1.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct CurvePoint {
     /// Input: travel after dead zone and saturation.
     pub x: f64,
@@ -50,7 +48,7 @@ pub enum ResponseCurve {
 /// steering and combined pedals as a centred axis (-1..1 around `centre`). Fractions are of
 /// the travel on one side.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct AxisCalibration {
     /// Captured raw range; `None` uses the range the device reports.
     pub raw_range: Option<RawRange>,

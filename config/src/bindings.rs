@@ -48,7 +48,6 @@ impl AxisControl {
 
 /// One analogue axis bound to a control.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct AxisBinding {
     /// The control it drives.
     pub control: AxisControl,
@@ -111,7 +110,6 @@ pub enum ButtonAction {
 
 /// One button bound to an action.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ButtonBinding {
     /// The action.
     pub action: ButtonAction,
@@ -124,7 +122,7 @@ pub struct ButtonBinding {
 
 /// How button-driven (digital) steering and pedals move: rates in full travel per second.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct DigitalResponse {
     /// Steering towards the held direction (full travel per second).
     pub steer_rate_per_s: f64,
@@ -163,7 +161,7 @@ impl Validate for DigitalResponse {
 /// What the controls of a device read while it is unplugged. Throttle always reads 0,
 /// steering centre, handbrake off, H-pattern neutral.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct DeviceLostPolicy {
     /// Brake pedal reading of a lost device (0..1). Default 0: the session pauses anyway.
     pub brake: f64,
@@ -190,7 +188,7 @@ impl Validate for DeviceLostPolicy {
 
 /// Every binding.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct Bindings {
     /// Analogue axes.
     pub axes: Vec<AxisBinding>,

@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 /// `(vendor_id: 1133, product_id: 49743, name: "G29 Driving Force Racing Wheel")`
 /// (RON also accepts `0x046d`). Displayed as `046d:c24f "G29 Driving Force Racing Wheel"`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct DeviceIdentity {
     /// USB vendor ID (0 when the platform does not report one).
     pub vendor_id: u16,

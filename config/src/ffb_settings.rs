@@ -10,9 +10,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::device_identity::DeviceIdentity;
 
+/// Longest torque smoothing time constant allowed (ms): beyond it the wheel feels numb and
+/// late.
+pub const MAX_SMOOTHING_MS: f64 = 100.0;
+
 /// Settings of one force-feedback device.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct FfbDeviceSettings {
     /// The device.
     pub device: DeviceIdentity,
@@ -39,6 +42,7 @@ pub enum FfbBackendChoice {
     /// Automatic: evdev `FF_CONSTANT` on Linux when the kernel driver offers it, else the raw
     /// HID protocol of the known-wheel table, else none.
     #[default]
+    #[serde(alias = "Automatic")]
     Auto,
     /// Linux evdev `FF_CONSTANT` through the kernel driver.
     Evdev,
@@ -63,7 +67,7 @@ impl Validate for FfbDeviceSettings {
 
 /// Force-feedback settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct FfbSettings {
     /// Force feedback on at all.
     pub enabled: bool,
@@ -91,7 +95,16 @@ pub struct FfbSettings {
     pub watchdog_ms: f64,
     /// Fade-in time on start, resume and reconnect (s).
     pub fade_in_s: f64,
-    /// Per-device settings.
+    /// Low-pass smoothing of the column torque (time constant, ms; 0 = off): takes the
+    /// edge off road noise on geared wheels at the cost of latency.
+    pub smoothing_ms: f64,
+    /// Backend that drives the wheel, unless the device's own settings choose one.
+    pub backend: FfbBackendChoice,
+    /// The device that receives force feedback; `None` picks automatically (the device
+    /// bound to steering, if it has force feedback).
+    pub device: Option<DeviceIdentity>,
+    /// Per-device settings. Omitted from the file when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub devices: Vec<FfbDeviceSettings>,
 }
 
@@ -112,6 +125,9 @@ impl Default for FfbSettings {
             slew_limit_nm_per_s: 1000.0,
             watchdog_ms: 50.0,
             fade_in_s: 0.5,
+            smoothing_ms: 0.0,
+            backend: FfbBackendChoice::Auto,
+            device: None,
             devices: Vec::new(),
         }
     }
@@ -144,6 +160,7 @@ impl Validate for FfbSettings {
         v.positive("slew_limit_nm_per_s", self.slew_limit_nm_per_s);
         v.in_range("watchdog_ms", self.watchdog_ms, 5.0, 1000.0);
         v.in_range("fade_in_s", self.fade_in_s, 0.0, 10.0);
+        v.in_range("smoothing_ms", self.smoothing_ms, 0.0, MAX_SMOOTHING_MS);
         v.within("devices", |v| {
             for (i, d) in self.devices.iter().enumerate() {
                 v.nested(&Validator::index(i), d);

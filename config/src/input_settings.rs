@@ -34,7 +34,7 @@ use crate::ron_text;
 
 /// Everything the input layer is configured with.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+#[serde(default)]
 pub struct InputSettings {
     /// Bindings and calibration.
     pub bindings: Bindings,
@@ -54,7 +54,7 @@ impl Validate for InputSettings {
 /// # Errors
 /// [`ConfigError::Syntax`] with line and column, or [`ConfigError::Invalid`] with field paths.
 pub fn parse_input_settings(text: &str, path: &Path) -> Result<InputSettings, ConfigError> {
-    let settings: InputSettings = ron_text::parse(text, path)?;
+    let settings: InputSettings = ron_text::parse_strict(text, path)?;
     settings
         .check()
         .map_err(|violations| ConfigError::Invalid {

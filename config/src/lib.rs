@@ -15,6 +15,9 @@
 //! - [`input_settings`]: the input settings file: [`bindings`] (with each axis's
 //!   [`axis_calibration`]) and [`ffb_settings`]; devices named by [`device_identity`];
 //!   keyboard and gamepad codes in [`input_codes`].
+//! - [`settings`]: all user settings ([`settings::Settings`]: session, graphics, force
+//!   feedback, bindings) and [`settings::SettingsStore`], which loads them without ever
+//!   failing and saves them atomically in the platform's configuration folder.
 //! - [`error`]: the error type.
 
 pub mod assets;
@@ -27,6 +30,7 @@ pub mod input_codes;
 pub mod input_settings;
 pub mod ron_text;
 pub mod scenario_file;
+pub mod settings;
 pub mod tir;
 pub mod track_file;
 pub mod tyre_file;
