@@ -15,6 +15,7 @@
 mod cli;
 mod devices;
 mod headless;
+mod settings_ui;
 mod tyre_lab;
 
 use std::process::ExitCode;
