@@ -128,18 +128,29 @@ impl SettingsScreen {
                 ui.set_width(280.0);
                 ui.label(RichText::new("Devices").size(HEADING));
                 for d in live.devices() {
-                    let dot = if d.connected { "● " } else { "○ " };
                     let colour = if d.connected {
                         CAL_COLOUR
                     } else {
                         Color32::GRAY
                     };
                     let selected = self.selected_device.as_ref() == Some(&d.info.identity);
-                    let text =
-                        RichText::new(format!("{dot}{}", d.info.identity.name)).color(colour);
-                    if ui.selectable_label(selected, text).clicked() {
-                        self.selected_device = Some(d.info.identity.clone());
-                    }
+                    ui.horizontal(|ui| {
+                        let (dot, _) =
+                            ui.allocate_exact_size(Vec2::splat(14.0), egui::Sense::hover());
+                        if d.connected {
+                            ui.painter().circle_filled(dot.center(), 5.0, colour);
+                        } else {
+                            ui.painter().circle_stroke(
+                                dot.center(),
+                                5.0,
+                                egui::Stroke::new(1.5, colour),
+                            );
+                        }
+                        let text = RichText::new(&d.info.identity.name).color(colour);
+                        if ui.selectable_label(selected, text).clicked() {
+                            self.selected_device = Some(d.info.identity.clone());
+                        }
+                    });
                 }
             });
             ui.separator();
@@ -327,12 +338,12 @@ impl SettingsScreen {
             }
             for key in &bound {
                 ui.horizontal(|ui| {
-                    ui.label(format!("{} axis {}", device_text(&key.device), key.axis));
+                    ui.label(super::code_text(&key.device, key.axis, true));
                     if ui.small_button("Calibrate").clicked() {
                         calibrate = Some(key.clone());
                     }
                     if ui
-                        .small_button("✖")
+                        .small_button("×")
                         .on_hover_text("Remove this binding")
                         .clicked()
                     {
@@ -387,31 +398,29 @@ impl SettingsScreen {
             .map(|b| (b.device.clone(), b.button))
             .collect();
         let mut remove = None;
-        ui.horizontal_wrapped(|ui| {
+        ui.vertical(|ui| {
             if bound.is_empty() {
                 ui.label(RichText::new("not bound").color(Color32::GRAY));
             }
             for (device, button) in &bound {
-                let text = match device {
-                    DeviceMatch::Keyboard => format!("key 0x{button:02x}"),
-                    d => format!("{} button {button}", device_text(d)),
-                };
-                let held = button_held(live, device, *button);
-                let rich = if held {
-                    RichText::new(text)
-                        .background_color(LIVE_COLOUR)
-                        .color(Color32::BLACK)
-                } else {
-                    RichText::new(text)
-                };
-                ui.label(rich);
-                if ui
-                    .small_button("✖")
-                    .on_hover_text("Remove this binding")
-                    .clicked()
-                {
-                    remove = Some((device.clone(), *button));
-                }
+                ui.horizontal(|ui| {
+                    let text = super::code_text(device, *button, false);
+                    let rich = if button_held(live, device, *button) {
+                        RichText::new(text)
+                            .background_color(LIVE_COLOUR)
+                            .color(Color32::BLACK)
+                    } else {
+                        RichText::new(text)
+                    };
+                    ui.label(rich);
+                    if ui
+                        .small_button("×")
+                        .on_hover_text("Remove this binding")
+                        .clicked()
+                    {
+                        remove = Some((device.clone(), *button));
+                    }
+                });
             }
         });
         ui.horizontal(|ui| self.bind_cell(ui, live, BindTarget::Button(action)));
@@ -842,7 +851,7 @@ impl SettingsScreen {
                 sorted.sort_by_key(|(g, _, _)| if *g < 0 { 100 } else { *g });
                 for (g, d, b) in sorted {
                     ui.label(gear_name(g));
-                    ui.label(format!("{} button {b}", device_text(&d)));
+                    ui.label(super::code_text(&d, b, false));
                     ui.end_row();
                 }
             });

@@ -273,8 +273,8 @@ impl SettingsScreen {
                 let usable = !killed && self.working.ffb.enabled;
                 ui.horizontal(|ui| {
                     for (kind, text) in [
-                        (FfbTestKind::PulseLeft, "◀ Pulse left"),
-                        (FfbTestKind::PulseRight, "Pulse right ▶"),
+                        (FfbTestKind::PulseLeft, "< Pulse left"),
+                        (FfbTestKind::PulseRight, "Pulse right >"),
                         (FfbTestKind::SpringSweep, "Centring spring sweep"),
                     ] {
                         if ui.add_enabled(usable, egui::Button::new(RichText::new(text).size(16.0))).clicked() {

@@ -51,7 +51,7 @@ fn background(ui: &Ui, rect: Rect) {
 
 /// A horizontal bar of `value` (0..1, or -1..1 when `centred`) with `text` on it.
 pub fn value_bar(ui: &mut Ui, value: f64, centred: bool, colour: Color32, text: &str) {
-    let size = Vec2::new(ui.available_width().clamp(120.0, 260.0), 18.0);
+    let size = Vec2::new(ui.available_width().clamp(120.0, 300.0), 22.0);
     let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
     background(ui, rect);
     let v = if value.is_finite() { value } else { 0.0 };
@@ -75,7 +75,7 @@ pub fn value_bar(ui: &mut Ui, value: f64, centred: bool, colour: Color32, text: 
         rect.center(),
         Align2::CENTER_CENTER,
         text,
-        FontId::proportional(13.0),
+        FontId::proportional(14.0),
         Color32::WHITE,
     );
 }
@@ -264,7 +264,7 @@ pub fn response_curve(
         p.text(
             plot.right_top() + Vec2::new(-6.0, 4.0),
             Align2::RIGHT_TOP,
-            format!("in {:.0}% → out {:.0}%", x * 100.0, y * 100.0),
+            format!("input {:.0} %   output {:.0} %", x * 100.0, y * 100.0),
             FontId::proportional(16.0),
             LIVE_COLOUR,
         );

@@ -570,7 +570,7 @@ fn ffb_tab_buttons_emit_actions() {
     screen.set_tab(Tab::ForceFeedback);
     let ctx = context();
     assert_eq!(
-        click(&ctx, &mut screen, &live, "Pulse right ▶"),
+        click(&ctx, &mut screen, &live, "Pulse right >"),
         Some(SettingsAction::FfbTest(FfbTestKind::PulseRight))
     );
     assert_eq!(
@@ -585,7 +585,7 @@ fn ffb_tab_buttons_emit_actions() {
     live.set_ffb_killed(true);
     let (_, nodes) = frame(&ctx, &mut screen, &live, vec![]);
     assert!(
-        nodes.iter().any(|(l, _, on)| l == "◀ Pulse left" && !on),
+        nodes.iter().any(|(l, _, on)| l == "< Pulse left" && !on),
         "tests disabled while killed"
     );
     assert_eq!(
@@ -720,4 +720,236 @@ fn every_tab_and_page_renders() {
     assert!(screen.is_dirty());
     assert_eq!(screen.cancel(), SettingsAction::Cancel);
     assert_eq!(screen.working(), &before);
+}
+
+/// A driving-like scene: a G29 with steering, three pedals and a shifter in 3rd gear, a
+/// gamepad that was unplugged, three seconds of history and force feedback that clips on
+/// its peaks.
+fn scene() -> (LiveInput, SettingsScreen) {
+    let mut live = LiveInput::new();
+    let wheel = DeviceId(1);
+    let shifter = DeviceId(2);
+    let connect = |id, identity, kind| gripline_input::device::InputEvent::Connected {
+        device: id,
+        info: gripline_input::device::DeviceInfo { identity, kind },
+    };
+    live.feed(&connect(wheel, g29(), DeviceKind::Wheel), Duration::ZERO);
+    live.feed(
+        &connect(shifter, shifter_id(), DeviceKind::Peripheral),
+        Duration::ZERO,
+    );
+    let pad = DeviceId(3);
+    live.feed(
+        &connect(
+            pad,
+            DeviceIdentity::new(0x045e, 0x028e, "Xbox 360 Controller", ""),
+            DeviceKind::Gamepad,
+        ),
+        Duration::ZERO,
+    );
+    live.feed(
+        &gripline_input::device::InputEvent::Disconnected { device: pad },
+        Duration::from_millis(5),
+    );
+    let ax = |device, axis, value, range| gripline_input::device::InputEvent::Axis {
+        device,
+        axis,
+        value,
+        range,
+    };
+    for ms in 0..3000u64 {
+        let t = ms as f64 / 1000.0;
+        let now = Duration::from_millis(ms);
+        #[allow(clippy::cast_possible_truncation)]
+        let steer = (32900.0 + 14000.0 * (1.7 * t).sin()) as i32;
+        #[allow(clippy::cast_possible_truncation)]
+        let throttle = (255.0 - 250.0 * (0.5 + 0.5 * (2.3 * t).sin()).powi(2)) as i32;
+        #[allow(clippy::cast_possible_truncation)]
+        let brake = if (1.2..1.8).contains(&t) {
+            (255.0 - 200.0 * ((t - 1.2) / 0.6 * 3.1).sin()) as i32
+        } else {
+            255
+        };
+        live.feed(&ax(wheel, STEER, steer, WHEEL_RANGE), now);
+        live.feed(&ax(wheel, THROTTLE, throttle, PEDAL_RANGE), now);
+        live.feed(&ax(wheel, BRAKE, brake, PEDAL_RANGE), now);
+        live.feed(&ax(wheel, 1, 255, PEDAL_RANGE), now);
+        let torque = 3.2 * (1.7 * t).sin() + 0.3 * (40.0 * t).sin();
+        live.feed_ffb(
+            FfbSample {
+                torque_nm: torque.clamp(-2.2, 2.2),
+                clipped: torque.abs() > 2.2,
+            },
+            now,
+        );
+    }
+    live.feed(
+        &gripline_input::device::InputEvent::Button {
+            device: shifter,
+            button: 14,
+            pressed: true,
+        },
+        Duration::from_millis(2990),
+    );
+    live.feed(
+        &gripline_input::device::InputEvent::Button {
+            device: wheel,
+            button: 4,
+            pressed: true,
+        },
+        Duration::from_millis(2995),
+    );
+    let mut screen = screen_with(vec![
+        AxisBinding {
+            calibration: AxisCalibration {
+                raw_range: Some(RawRange {
+                    min: 150,
+                    max: 65400,
+                }),
+                centre: Some(32900),
+                dead_zone: 0.01,
+                ..AxisCalibration::default()
+            },
+            ..bound(AxisControl::Steering, STEER)
+        },
+        AxisBinding {
+            calibration: AxisCalibration {
+                raw_range: Some(RawRange { min: 4, max: 254 }),
+                invert: true,
+                rest_raw: Some(254),
+                dead_zone: 0.03,
+                ..AxisCalibration::default()
+            },
+            ..bound(AxisControl::Throttle, THROTTLE)
+        },
+        AxisBinding {
+            calibration: AxisCalibration {
+                raw_range: Some(RawRange { min: 30, max: 254 }),
+                invert: true,
+                rest_raw: Some(254),
+                dead_zone: 0.04,
+                saturation: 0.08,
+                anti_dead_zone: 0.05,
+                curve: gripline_config::axis_calibration::ResponseCurve::Gamma(1.8),
+                ..AxisCalibration::default()
+            },
+            ..bound(AxisControl::Brake, BRAKE)
+        },
+        AxisBinding {
+            calibration: AxisCalibration {
+                invert: true,
+                ..AxisCalibration::default()
+            },
+            ..bound(AxisControl::Clutch, 1)
+        },
+    ]);
+    let sh = DeviceMatch::Device(shifter_id());
+    for (gear, button) in [
+        (1, 12),
+        (2, 13),
+        (3, 14),
+        (4, 15),
+        (5, 16),
+        (6, 17),
+        (-1, 22),
+    ] {
+        screen
+            .working_mut()
+            .bindings
+            .buttons
+            .push(gripline_config::bindings::ButtonBinding {
+                action: ButtonAction::Gear(gear),
+                device: sh.clone(),
+                button,
+            });
+    }
+    screen
+        .working_mut()
+        .bindings
+        .buttons
+        .push(gripline_config::bindings::ButtonBinding {
+            action: ButtonAction::ShiftUp,
+            device: DeviceMatch::Device(g29()),
+            button: 4,
+        });
+    screen.set_car_lock_deg(Some(270.0));
+    screen.set_ffb_options(FfbOptions {
+        backends: vec![
+            "evdev FF_CONSTANT".into(),
+            "Logitech classic (raw HID)".into(),
+        ],
+        automatic_backend: Some("evdev FF_CONSTANT".into()),
+        devices: vec![FfbDeviceOption {
+            identity: g29(),
+            name: "Logitech G29 Driving Force".into(),
+            peak_torque_nm: Some(2.2),
+        }],
+        automatic_device: Some(g29()),
+    });
+    screen.working_mut().ffb.max_torque_nm = 2.2;
+    screen.working_mut().ffb.gain = 0.8;
+    (live, screen)
+}
+
+#[test]
+fn screenshots_are_real_pictures() {
+    type Setup = fn(&mut SettingsScreen, &LiveInput, &AxisKey, &AxisKey);
+    use super::software_raster::{Textures, distinct_colours, paint};
+    let (live, mut screen) = scene();
+    let ctx = egui::Context::default();
+    let mut textures = Textures::default();
+    let dir = std::env::var_os("GRIPLINE_SETTINGS_PNG_DIR").map(std::path::PathBuf::from);
+    let steering = AxisKey::of(&bound(AxisControl::Steering, STEER));
+    let brake = AxisKey::of(&bound(AxisControl::Brake, BRAKE));
+    let shots: [(&str, Setup); 7] = [
+        ("controls_bindings", |s, _, _, _| {
+            s.set_page(ControlsPage::Bindings);
+        }),
+        ("controls_calibration_steering", |s, _, k, _| {
+            s.set_page(ControlsPage::Calibration);
+            s.edit_axis(k.clone());
+        }),
+        ("controls_calibration_brake", |s, _, _, k| {
+            s.set_page(ControlsPage::Calibration);
+            s.edit_axis(k.clone());
+        }),
+        ("controls_calibration_wizard", |s, l, _, k| {
+            s.start_wizard(k.clone(), l);
+        }),
+        ("controls_shifter", |s, _, _, _| {
+            s.cancel_wizard();
+            s.set_page(ControlsPage::Shifter);
+        }),
+        ("controls_devices", |s, _, _, _| {
+            s.set_page(ControlsPage::Devices);
+        }),
+        ("force_feedback", |s, _, _, _| s.set_tab(Tab::ForceFeedback)),
+    ];
+    for (name, setup) in shots {
+        setup(&mut screen, &live, &steering, &brake);
+        let mut last = None;
+        for _ in 0..3 {
+            let out = ctx.run_pass(input(vec![]), |ctx| {
+                screen.show(ctx, &live);
+            });
+            if let Some(prev) = last.replace(out) {
+                let mut prev: egui::FullOutput = prev;
+                // Keep the font texture uploads of every frame.
+                paint(&ctx, std::mem::take(&mut prev), &mut textures, 16, 16);
+            }
+        }
+        let Some(out) = last else { continue };
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let pix =
+            paint(&ctx, out, &mut textures, SCREEN.x as u32, SCREEN.y as u32).expect("picture");
+        let colours = distinct_colours(&pix);
+        assert!(
+            colours > 40,
+            "{name}: only {colours} colours: not a real picture"
+        );
+        if let Some(dir) = &dir {
+            let path = dir.join(format!("settings_{name}.png"));
+            pix.save_png(&path).expect("write PNG");
+        }
+    }
 }
