@@ -236,6 +236,10 @@ impl BindCapture {
 
     /// Reads the events logged since the last call and says whether something bound.
     pub fn update(&mut self, live: &LiveInput) -> CaptureOutcome {
+        if live.next_seq() < self.seq {
+            // A new model: start from its beginning.
+            self.seq = 0;
+        }
         let threshold = self.threshold();
         let mut best: Option<(DeviceId, u32, i32, i32, f64)> = None;
         let mut pressed: Option<(DeviceId, u32)> = None;

@@ -191,6 +191,15 @@ impl CalibrationWizard {
         s
     }
 
+    /// The device was unplugged: its last value is forgotten (it would be stale) and the
+    /// user is told. The step stays; the wizard continues when the device reports again.
+    pub fn device_lost(&mut self) {
+        self.latest = None;
+        self.message = Some(
+            "The device was unplugged. Plug it back in and move the control to continue.".into(),
+        );
+    }
+
     /// The user pressed "Next": records this step and moves on, or says why not.
     pub fn next(&mut self) {
         self.message = None;

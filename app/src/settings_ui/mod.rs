@@ -237,6 +237,20 @@ impl SettingsScreen {
         }
     }
 
+    /// Replaces both the applied settings and the working copy (the app loaded or saved
+    /// settings elsewhere, or opens the screen again); running wizards stop.
+    pub fn reset_from(&mut self, settings: InputSettings, routing: FfbRouting) {
+        self.applied = settings.clone();
+        self.applied_routing = routing.clone();
+        self.working = settings;
+        self.routing = routing;
+        self.capture = None;
+        self.pending = None;
+        self.wizard = None;
+        self.shifter = None;
+        self.status = None;
+    }
+
     /// Sets the force-feedback backends and devices the app offers.
     pub fn set_ffb_options(&mut self, options: FfbOptions) {
         self.ffb_options = options;
@@ -552,6 +566,10 @@ impl SettingsScreen {
     /// shifter wizards and the bind capture. [`SettingsScreen::show`] calls it; tests call
     /// it directly.
     pub fn process_input(&mut self, live: &LiveInput) {
+        if live.next_seq() < self.seq {
+            // A new model: start from its beginning.
+            self.seq = 0;
+        }
         let wizard_key = self.wizard.as_ref().map(|(k, _)| k.clone());
         for (seq, event) in live.events_since(self.seq) {
             self.seq = seq + 1;
@@ -577,6 +595,20 @@ impl SettingsScreen {
                 } => {
                     if let (Some(w), Some(d)) = (self.shifter.as_mut(), live.device(*device)) {
                         w.press(&d.info.identity, d.info.kind, *button);
+                    }
+                }
+                InputEvent::Disconnected { device } => {
+                    let lost = live
+                        .devices()
+                        .iter()
+                        .find(|d| d.id == *device && !d.connected)
+                        .is_some_and(|d| {
+                            wizard_key
+                                .as_ref()
+                                .is_some_and(|k| k.device.matches(&d.info.identity, d.info.kind))
+                        });
+                    if lost && let Some((_, w)) = self.wizard.as_mut() {
+                        w.device_lost();
                     }
                 }
                 _ => {}

@@ -953,3 +953,50 @@ fn screenshots_are_real_pictures() {
         }
     }
 }
+
+#[test]
+fn unplugging_during_the_wizard_forgets_the_stale_value() {
+    let wheel = wheel_device()
+        .at_ms(100, axis(BRAKE, 250, PEDAL_RANGE))
+        .at_ms(200, ScriptedStep::Disconnect);
+    let mut rig = Rig::new(vec![wheel]);
+    let brake = bound(AxisControl::Brake, BRAKE);
+    let mut screen = screen_with(vec![brake.clone()]);
+    rig.play_to(50);
+    screen.start_wizard(AxisKey::of(&brake), &rig.live);
+    rig.play_to(300);
+    screen.process_input(&rig.live);
+    let w = screen.wizard().expect("running");
+    assert_eq!(w.latest(), None);
+    assert!(w.message().is_some_and(|m| m.contains("unplugged")));
+    screen.wizard_next();
+    assert_eq!(
+        screen.wizard().map(CalibrationWizard::step),
+        Some(WizardStep::PedalReleased),
+        "no value: Next refused"
+    );
+}
+
+#[test]
+fn conflict_resolved_by_clicking_replace() {
+    let wheel = wheel_device().at_ms(300, axis(BRAKE, 40, PEDAL_RANGE));
+    let mut rig = Rig::new(vec![wheel]);
+    rig.play_to(100);
+    let mut screen = screen_with(vec![bound(AxisControl::Brake, BRAKE)]);
+    screen.start_bind(BindTarget::Axis(AxisControl::Throttle), &rig.live);
+    rig.play_to(400);
+    let ctx = context();
+    frame(&ctx, &mut screen, &rig.live, vec![]);
+    assert!(screen.pending().is_some(), "conflict shown");
+    click(&ctx, &mut screen, &rig.live, "Replace (remove the old use)");
+    assert!(screen.pending().is_none());
+    let controls: Vec<AxisControl> = screen
+        .working()
+        .bindings
+        .axes
+        .iter()
+        .filter(|b| b.axis == BRAKE && matches!(b.device, DeviceMatch::Device(_)))
+        .map(|b| b.control)
+        .collect();
+    assert_eq!(controls, [AxisControl::Throttle]);
+}
