@@ -797,6 +797,22 @@ impl SettingsScreen {
                     b.rotation_deg = w.default_rotation_deg;
                 }
             }
+            if let Some(raw) = live_raw {
+                let v = AxisMap::new(&b.calibration, true).map_raw(raw, device_range);
+                let deg = v * 0.5 * b.rotation_deg;
+                let side = if deg > 0.5 {
+                    "right"
+                } else if deg < -0.5 {
+                    "left"
+                } else {
+                    "straight ahead"
+                };
+                ui.label(
+                    RichText::new(format!("Wheel now: {:.0}° {side}", deg.abs()))
+                        .size(18.0)
+                        .color(LIVE_COLOUR),
+                );
+            }
             ui.label(rotation_text(b.rotation_deg, car_lock));
         }
     }
