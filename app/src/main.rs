@@ -16,6 +16,7 @@ mod cli;
 mod devices;
 mod headless;
 mod render_frame;
+mod settings_ui;
 mod tyre_lab;
 mod window;
 

@@ -1,0 +1,293 @@
+//! The Force feedback tab: routing, strength and feel, tests, the live torque graph and the
+//! kill switch.
+
+use egui::{Color32, RichText, Ui, Vec2};
+use gripline_config::ffb_settings::FfbDeviceSettings;
+use gripline_input::device::DeviceIdentity;
+use gripline_input::known_wheels;
+
+use super::graphs::{self, CAL_COLOUR, WARN_COLOUR};
+use super::live_input::LiveInput;
+use super::{FfbTestKind, SettingsAction, SettingsScreen};
+
+const HEADING: f32 = 20.0;
+
+impl SettingsScreen {
+    /// The device the settings apply to: the chosen one, else the automatic one.
+    fn ffb_device(&self) -> Option<DeviceIdentity> {
+        self.routing
+            .device
+            .clone()
+            .or_else(|| self.ffb_options.automatic_device.clone())
+    }
+
+    fn device_peak_nm(&self, device: Option<&DeviceIdentity>) -> Option<f64> {
+        let device = device?;
+        self.working
+            .ffb
+            .device(device)
+            .and_then(|d| d.peak_torque_nm)
+            .or_else(|| {
+                self.ffb_options
+                    .devices
+                    .iter()
+                    .find(|o| o.identity.same_device(device))
+                    .and_then(|o| o.peak_torque_nm)
+            })
+            .or_else(|| {
+                known_wheels::lookup(device.vendor_id, device.product_id)
+                    .and_then(|w| w.peak_torque_nm)
+            })
+    }
+
+    pub(super) fn ffb_ui(&mut self, ui: &mut Ui, live: &LiveInput) -> Option<SettingsAction> {
+        let mut action = None;
+        let killed = live.ffb().killed;
+
+        // Kill switch first: it must be found at once.
+        ui.horizontal(|ui| {
+            if killed {
+                ui.label(
+                    RichText::new("Force feedback is OFF (kill switch)")
+                        .size(HEADING)
+                        .color(WARN_COLOUR)
+                        .strong(),
+                );
+                if ui
+                    .button(RichText::new("Turn force feedback back on").size(18.0))
+                    .clicked()
+                {
+                    action = Some(SettingsAction::KillFfb(false));
+                }
+            } else {
+                let stop = egui::Button::new(
+                    RichText::new("STOP force feedback (kill switch)")
+                        .size(18.0)
+                        .color(Color32::WHITE)
+                        .strong(),
+                )
+                .fill(Color32::from_rgb(170, 30, 20));
+                if ui.add(stop).clicked() {
+                    action = Some(SettingsAction::KillFfb(true));
+                }
+            }
+        });
+        ui.add_space(8.0);
+
+        // Routing.
+        ui.label(RichText::new("Backend and device").size(HEADING));
+        let auto_backend = self
+            .ffb_options
+            .automatic_backend
+            .clone()
+            .unwrap_or_else(|| "none found".into());
+        let backend_text = self
+            .routing
+            .backend
+            .clone()
+            .unwrap_or_else(|| format!("Automatic ({auto_backend})"));
+        ui.horizontal(|ui| {
+            ui.label("Backend:");
+            egui::ComboBox::from_id_salt("ffb_backend")
+                .width(320.0)
+                .selected_text(backend_text)
+                .show_ui(ui, |ui| {
+                    if ui
+                        .selectable_label(
+                            self.routing.backend.is_none(),
+                            format!("Automatic ({auto_backend})"),
+                        )
+                        .clicked()
+                    {
+                        self.routing.backend = None;
+                    }
+                    for b in &self.ffb_options.backends {
+                        if ui
+                            .selectable_label(self.routing.backend.as_ref() == Some(b), b)
+                            .clicked()
+                        {
+                            self.routing.backend = Some(b.clone());
+                        }
+                    }
+                });
+        });
+        let name_of = |id: &DeviceIdentity| {
+            self.ffb_options
+                .devices
+                .iter()
+                .find(|o| o.identity.same_device(id))
+                .map_or_else(|| id.name.clone(), |o| o.name.clone())
+        };
+        let auto_device = self
+            .ffb_options
+            .automatic_device
+            .as_ref()
+            .map_or_else(|| "none found".into(), name_of);
+        let device_text = self
+            .routing
+            .device
+            .as_ref()
+            .map_or_else(|| format!("Automatic ({auto_device})"), name_of);
+        let mut chosen = None;
+        ui.horizontal(|ui| {
+            ui.label("Device:");
+            egui::ComboBox::from_id_salt("ffb_device")
+                .width(320.0)
+                .selected_text(device_text)
+                .show_ui(ui, |ui| {
+                    if ui
+                        .selectable_label(
+                            self.routing.device.is_none(),
+                            format!("Automatic ({auto_device})"),
+                        )
+                        .clicked()
+                    {
+                        chosen = Some(None);
+                    }
+                    for o in &self.ffb_options.devices {
+                        let on = self
+                            .routing
+                            .device
+                            .as_ref()
+                            .is_some_and(|d| d.same_device(&o.identity));
+                        if ui.selectable_label(on, &o.name).clicked() {
+                            chosen = Some(Some(o.identity.clone()));
+                        }
+                    }
+                });
+        });
+        if let Some(c) = chosen {
+            self.routing.device = c;
+        }
+        if self.ffb_options.devices.is_empty() {
+            ui.label(
+                RichText::new("No force-feedback wheel found. The settings below are kept for when one is connected.")
+                    .color(Color32::GRAY),
+            );
+        }
+        ui.add_space(8.0);
+
+        // Strength and feel.
+        let device = self.ffb_device();
+        let peak = self.device_peak_nm(device.as_ref());
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.set_width(480.0);
+                ui.label(RichText::new("Strength and feel").size(HEADING));
+                let f = &mut self.working.ffb;
+                ui.checkbox(&mut f.enabled, "Force feedback on");
+                ui.add(
+                    super::slider(&mut f.gain, 0.0..=3.0)
+                        .text("Master gain")
+                        .custom_formatter(|x, _| format!("{:.0} %", x * 100.0))
+                        .custom_parser(|s| s.trim().trim_end_matches('%').trim().parse::<f64>().ok().map(|x| x / 100.0)),
+                );
+                let max_limit = peak.unwrap_or(25.0).clamp(0.5, 100.0);
+                ui.add(
+                    super::slider(&mut f.max_torque_nm, 0.1..=max_limit)
+                        .text("Maximum torque")
+                        .suffix(" N·m"),
+                )
+                .on_hover_text("The most torque ever sent to the wheel; start low on a direct-drive base.");
+                match peak {
+                    Some(p) => ui.label(format!("Your wheel: about {p:.1} N·m peak (estimate).")),
+                    None => ui.label("Your wheel's peak torque is unknown: set it below if you know it."),
+                };
+                let min_max = (0.49 * f.max_torque_nm).max(0.0);
+                ui.add(super::slider(&mut f.min_force_nm, 0.0..=min_max).text("Minimum force").suffix(" N·m"))
+                    .on_hover_text("Lifts small forces above the wheel's own friction (belt and gear wheels).");
+                ui.add(
+                    super::slider(&mut f.damping_nm_s_per_rad, 0.0..=1.0)
+                        .text("Damping")
+                        .suffix(" N·m·s/rad"),
+                )
+                .on_hover_text("Resists fast wheel movements.");
+                ui.add(super::slider(&mut f.friction_nm, 0.0..=2.0).text("Friction").suffix(" N·m"))
+                    .on_hover_text("A constant resistance to turning, like a heavy steering rack.");
+                ui.add(
+                    super::slider(&mut f.inertia_kg_m2, 0.0..=0.05)
+                        .text("Inertia")
+                        .suffix(" kg·m²"),
+                );
+                ui.add(
+                    super::slider(&mut f.slew_limit_nm_per_s, 5.0..=1000.0)
+                        .logarithmic(true)
+                        .text("Smoothing (fastest change)")
+                        .suffix(" N·m/s"),
+                )
+                .on_hover_text("Lower is smoother but slower; 1000 is off.");
+                ui.add(
+                    super::slider(&mut f.soft_clip_knee, 0.1..=1.0)
+                        .text("Soft clip from")
+                        .custom_formatter(|x, _| format!("{:.0} % of max", x * 100.0)),
+                );
+                if let Some(dev) = device.clone() {
+                    let index = if let Some(i) = f.devices.iter().position(|d| d.device.same_device(&dev)) {
+                        i
+                    } else {
+                        f.devices.push(FfbDeviceSettings {
+                            device: dev.clone(),
+                            invert: false,
+                            peak_torque_nm: None,
+                            max_rate_hz: None,
+                        });
+                        f.devices.len() - 1
+                    };
+                    let d = &mut f.devices[index];
+                    ui.checkbox(&mut d.invert, "Invert force direction (this wheel)")
+                        .on_hover_text("Tick if the wheel pushes away from centre when it should pull towards it.");
+                    let mut known = d.peak_torque_nm.is_some();
+                    ui.horizontal(|ui| {
+                        if ui.checkbox(&mut known, "Override peak torque").changed() {
+                            d.peak_torque_nm = known.then_some(peak.unwrap_or(2.5));
+                        }
+                        if let Some(p) = d.peak_torque_nm.as_mut() {
+                            ui.add(egui::DragValue::new(p).range(0.1..=100.0).speed(0.1).suffix(" N·m"));
+                        }
+                    });
+                    // A device entry that changes nothing is not worth saving.
+                    if !d.invert && d.peak_torque_nm.is_none() && d.max_rate_hz.is_none() {
+                        f.devices.remove(index);
+                    }
+                }
+            });
+            ui.add_space(12.0);
+            ui.vertical(|ui| {
+                ui.label(RichText::new("Live torque").size(HEADING));
+                let ffb = live.ffb();
+                graphs::torque_graph(ui, Vec2::new(520.0, 240.0), &ffb.history, self.working.ffb.max_torque_nm, live.now());
+                let clip = ffb.clipping_fraction() * 100.0;
+                let colour = if clip > 5.0 { WARN_COLOUR } else { CAL_COLOUR };
+                ui.label(
+                    RichText::new(format!("Clipping: {clip:.1} % of the last 3 s · peak {:.2} N·m", ffb.peak_nm()))
+                        .size(18.0)
+                        .color(colour),
+                );
+                if !ffb.active {
+                    ui.label(RichText::new("No force-feedback output yet: drive, or press a test.").color(Color32::GRAY));
+                } else if clip > 5.0 {
+                    ui.label("Clipping often: lower the master gain, or raise the maximum torque if your wheel allows.");
+                }
+                ui.add_space(8.0);
+                ui.label(RichText::new("Test").size(HEADING));
+                let usable = !killed && self.working.ffb.enabled;
+                ui.horizontal(|ui| {
+                    for (kind, text) in [
+                        (FfbTestKind::PulseLeft, "< Pulse left"),
+                        (FfbTestKind::PulseRight, "Pulse right >"),
+                        (FfbTestKind::SpringSweep, "Centring spring sweep"),
+                    ] {
+                        if ui.add_enabled(usable, egui::Button::new(RichText::new(text).size(16.0))).clicked() {
+                            action = Some(SettingsAction::FfbTest(kind));
+                        }
+                    }
+                });
+                ui.label(
+                    RichText::new("Tests use the settings on this page, before Apply. Hold the wheel lightly.")
+                        .color(Color32::GRAY),
+                );
+            });
+        });
+        action
+    }
+}
