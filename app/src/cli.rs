@@ -52,6 +52,24 @@ pub struct WindowArgs {
     /// Camera at start.
     #[arg(long, value_enum)]
     pub camera: Option<CameraArg>,
+
+    /// Open the settings screen on this tab at start (for setting up, and for screenshots
+    /// of it in bug reports).
+    #[arg(long, value_enum, value_name = "TAB")]
+    pub settings: Option<SettingsTabArg>,
+}
+
+/// A tab of the settings screen, on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SettingsTabArg {
+    /// Devices, bindings, calibration, shifter.
+    Controls,
+    /// Force feedback.
+    Ffb,
+    /// Car, track, gearbox and aids.
+    Car,
+    /// Display and camera.
+    Graphics,
 }
 
 /// A camera, on the command line.
@@ -294,19 +312,4 @@ pub struct TireArgs {
 }
 
 impl TireArgs {
-    /// What plain `gripline` does until the simulator window exists: summarise the default tyre.
-    pub fn default_showcase() -> Self {
-        let mut args = Self::parse_from_default();
-        args.summary = true;
-        args
-    }
-
-    fn parse_from_default() -> Self {
-        #[derive(Parser)]
-        struct Only {
-            #[command(flatten)]
-            args: TireArgs,
-        }
-        Only::parse_from(["gripline", "--tyre", "MagicFormula61_Parameters"]).args
-    }
 }

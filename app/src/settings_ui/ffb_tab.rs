@@ -230,6 +230,7 @@ impl SettingsScreen {
                             invert: false,
                             peak_torque_nm: None,
                             max_rate_hz: None,
+                            backend: gripline_config::ffb_settings::FfbBackendChoice::Auto,
                         });
                         f.devices.len() - 1
                     };

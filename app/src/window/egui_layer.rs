@@ -18,8 +18,6 @@ pub struct PreparedUi {
     primitives: Vec<egui::ClippedPrimitive>,
     textures: egui::TexturesDelta,
     pixels_per_point: f32,
-    /// egui wants another frame soon (an animation, a hovered widget).
-    pub repaint_soon: bool,
 }
 
 impl EguiLayer {
@@ -67,10 +65,6 @@ impl EguiLayer {
     pub fn run(&mut self, window: &Window, build: impl FnMut(&egui::Context)) -> PreparedUi {
         let raw = self.state.take_egui_input(window);
         let output = self.ctx.run_pass(raw, build);
-        let repaint_soon = output
-            .viewport_output
-            .get(&egui::ViewportId::ROOT)
-            .is_some_and(|v| v.repaint_delay.as_secs_f32() < 0.1);
         self.state
             .handle_platform_output(window, output.platform_output);
         let pixels_per_point = output.pixels_per_point;
@@ -79,7 +73,6 @@ impl EguiLayer {
             primitives,
             textures: output.textures_delta,
             pixels_per_point,
-            repaint_soon,
         }
     }
 
@@ -93,7 +86,7 @@ impl EguiLayer {
         encoder: &mut wgpu::CommandEncoder,
         targets: &[&wgpu::TextureView],
         size_px: [u32; 2],
-        mut ui: PreparedUi,
+        ui: PreparedUi,
     ) -> Vec<wgpu::CommandBuffer> {
         let screen = ScreenDescriptor {
             size_in_pixels: size_px,

@@ -82,7 +82,7 @@ impl FrameStats {
     pub fn summary(&self) -> String {
         format!(
             "frames: {}  cpu median {:.2} ms  p99 {:.2} ms  {:.1} fps",
-            self.count,
+            self.count(),
             self.cpu_median_ms(),
             self.cpu_quantile_ms(0.99),
             self.fps()

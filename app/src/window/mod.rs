@@ -7,6 +7,8 @@
 //! - [`pause_menu`]: resume, reset, settings, quit;
 //! - [`keyboard`]: winit key codes to USB HID usages for the keyboard device;
 //! - [`screenshot`]: the last frame to PNG;
+//! - [`settings_flow`], [`session_tabs`]: the settings screen in the window, saved and
+//!   applied without a restart;
 //! - [`frame_stats`]: frame timing of the render thread.
 //!
 //! The loop is `ControlFlow::Wait` with a redraw requested after each frame: frames are
@@ -19,6 +21,8 @@ pub mod hud;
 pub mod keyboard;
 pub mod pause_menu;
 pub mod screenshot;
+pub mod session_tabs;
+pub mod settings_flow;
 pub mod surface;
 
 use std::path::PathBuf;
@@ -46,7 +50,9 @@ use crate::realtime::{
 use self::egui_layer::EguiLayer;
 use self::frame_stats::FrameStats;
 use self::pause_menu::MenuChoice;
-use self::surface::{PresentChoice, WindowSurface};
+use self::settings_flow::SettingsFlow;
+use self::surface::WindowSurface;
+use gripline_config::settings::{Fullscreen, PresentMode as PresentChoice, Settings, SettingsStore};
 
 /// How the window starts.
 #[derive(Clone, Debug)]
@@ -79,6 +85,10 @@ pub struct WindowOptions {
     pub camera: CameraMode,
     /// Gearbox mode at start (automatic suits a keyboard; H-pattern needs a shifter).
     pub gearbox: GearboxMode,
+    /// A message to show when the window opens (problems with the settings files).
+    pub startup_notice: Option<String>,
+    /// Open the settings screen on this tab at start.
+    pub settings_tab: Option<settings_flow::Tab>,
 }
 
 /// What the user saw at exit (printed, and used by the end-to-end test).
@@ -95,7 +105,7 @@ pub struct ExitReport {
 /// # Errors
 /// Loading the car or track, starting the sim thread, creating the window or the GPU
 /// device, or writing the screenshot.
-pub fn run(options: WindowOptions) -> Result<()> {
+pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
     // Load before opening anything: a wrong name is an error on the terminal, not a window.
     let session = Session::load(&options.vehicle, &options.track)
         .with_context(|| format!("loading {} on {}", options.vehicle, options.track))?;
@@ -112,8 +122,15 @@ pub fn run(options: WindowOptions) -> Result<()> {
     let redline_rpm = session.vehicle().params().powertrain.engine.redline_rpm;
     let lock_deg = session.vehicle().params().steering.lock_deg;
 
-    let bindings = gripline_config::bindings::Bindings::default();
-    let mut rig = Rig::without_ffb(&bindings);
+    let aids_of_car = session.vehicle().params().aids.clone();
+    let settings = &flow.settings;
+    let mut rig = Rig::new(
+        &settings.bindings,
+        &settings.ffb,
+        Box::new(gripline_input::ffb::backend::NullBackend),
+        settings.ffb.max_torque_nm,
+        false,
+    );
     let keyboard = rig.add_keyboard();
     let devices = match DeviceThread::gilrs() {
         Ok((thread, device)) => {
@@ -139,6 +156,10 @@ pub fn run(options: WindowOptions) -> Result<()> {
         // The autopilot selects the automatic box itself.
         let _ = sim.send(Command::SetGearboxMode(options.gearbox));
     }
+    let mut aids = aids_of_car.clone();
+    aids.abs_enabled = settings.session.aids.abs;
+    aids.tc_enabled = settings.session.aids.traction_control;
+    let _ = sim.send(Command::SetAids(aids));
 
     let event_loop = EventLoop::new().context("opening the display (is DISPLAY or WAYLAND_DISPLAY set?)")?;
     event_loop.set_control_flow(ControlFlow::Wait);
@@ -158,6 +179,9 @@ pub fn run(options: WindowOptions) -> Result<()> {
         error: None,
         report: ExitReport::default(),
         stats_text: None,
+        flow,
+        aids_of_car,
+        loader: None,
     };
     event_loop.run_app(&mut app).context("running the window's event loop")?;
     app.shutdown();
@@ -194,6 +218,9 @@ struct App {
     error: Option<anyhow::Error>,
     report: ExitReport,
     stats_text: Option<String>,
+    flow: SettingsFlow,
+    aids_of_car: gripline_physics::vehicle::AidParams,
+    loader: Option<crate::realtime::SessionLoader>,
 }
 
 /// Everything that exists once the window does.
@@ -283,9 +310,17 @@ impl App {
             frames: FrameStats::default(),
             tick_rate: TickRate::default(),
             show_timing: self.options.print_stats,
-            notice: None,
+            notice: self
+                .options
+                .startup_notice
+                .take()
+                .map(|text| (text, Instant::now())),
             quit_requested: false,
         });
+        if let Some(tab) = self.options.settings_tab {
+            self.send(Command::Pause);
+            self.flow.open(self.dash.lock_deg, tab);
+        }
         window.request_redraw();
         Ok(())
     }
@@ -319,7 +354,20 @@ impl App {
             return;
         }
         if let Some(usage) = keyboard::hid_usage(code) {
-            self.keyboard.key(usage, pressed);
+            if self.flow.is_open() {
+                // The settings screen sees the key (to bind it); the car does not.
+                let now = self.running.as_ref().map_or(Duration::ZERO, |r| r.started.elapsed());
+                self.flow.live.feed(
+                    &gripline_input::device::InputEvent::Button {
+                        device: crate::realtime::keyboard::KEYBOARD_DEVICE,
+                        button: usage,
+                        pressed,
+                    },
+                    now,
+                );
+            } else {
+                self.keyboard.key(usage, pressed);
+            }
         }
     }
 
@@ -441,13 +489,18 @@ impl App {
         };
         event_loop.set_control_flow(ControlFlow::Wait);
         let mut choice = None;
+        let mut applied = None;
         let window = r.window.clone();
+        let flow = &mut self.flow;
+        let aids_of_car = &self.aids_of_car;
         let prepared = r.egui.run(&window, |ctx| {
             hud::draw(ctx, &hud_inputs);
             if let Some(text) = &notice {
                 hud::banner(ctx, text);
             }
-            if paused {
+            if flow.is_open() {
+                applied = flow.show(ctx, aids_of_car);
+            } else if paused {
                 choice = pause_menu::draw(ctx, None);
             }
         });
@@ -516,9 +569,8 @@ impl App {
                 self.send(Command::Resume);
             }
             Some(MenuChoice::Settings) => {
-                if let Some(r) = self.running.as_mut() {
-                    r.notice = Some(("Settings are not available in this build".to_owned(), Instant::now()));
-                }
+                self.keyboard.release_all();
+                self.flow.open(self.dash.lock_deg, settings_flow::Tab::Controls);
             }
             Some(MenuChoice::Quit) => {
                 if let Some(r) = self.running.as_mut() {
@@ -527,6 +579,10 @@ impl App {
             }
             None => {}
         }
+        if let Some(applied) = applied {
+            self.on_applied(applied);
+        }
+        self.poll_loader();
         let quit = self.running.as_ref().is_some_and(|r| r.quit_requested);
         if exit_due || quit {
             event_loop.exit();
@@ -534,6 +590,114 @@ impl App {
         }
         if let Some(r) = self.running.as_ref() {
             r.window.request_redraw();
+        }
+    }
+
+    fn notify(&mut self, text: String) {
+        if let Some(r) = self.running.as_mut() {
+            r.notice = Some((text, Instant::now()));
+        }
+    }
+
+    /// Acts on the settings the user applied (or on the screen's other buttons).
+    fn on_applied(&mut self, applied: settings_flow::Applied) {
+        for command in applied.commands {
+            self.send(command);
+        }
+        if let Some((vehicle, track)) = applied.load_session {
+            match crate::realtime::SessionLoader::spawn(&vehicle, &track) {
+                Ok(loader) => {
+                    self.loader = Some(loader);
+                    self.notify(format!("Loading {vehicle} on {track}…"));
+                }
+                Err(error) => self.notify(format!("Cannot start loading {vehicle}: {error}")),
+            }
+        }
+        if applied.graphics_changed {
+            self.apply_graphics();
+        }
+        if let Some(text) = applied.notice {
+            self.notify(text);
+        }
+    }
+
+    /// Applies the graphics settings in force to the window, surface, scene and camera.
+    fn apply_graphics(&mut self) {
+        let g = self.flow.settings.graphics.clone();
+        let Some(r) = self.running.as_mut() else { return };
+        r.camera.fov_deg = g.fov_deg;
+        r.surface
+            .set_presentation(&r.gpu.device, g.present_mode, g.frame_latency);
+        let size = r.window.inner_size();
+        if (size.width, size.height) != (g.width, g.height) && g.fullscreen == Fullscreen::Windowed {
+            let _ = r
+                .window
+                .request_inner_size(winit::dpi::PhysicalSize::new(g.width, g.height));
+        }
+        r.window.set_fullscreen(match g.fullscreen {
+            Fullscreen::Windowed => None,
+            Fullscreen::Borderless | Fullscreen::Exclusive => {
+                Some(winit::window::Fullscreen::Borderless(None))
+            }
+        });
+        if g.msaa_samples != self.options.msaa_samples {
+            self.options.msaa_samples = g.msaa_samples;
+            self.rebuild_scene();
+        }
+    }
+
+    /// Builds the scene renderer again (new track, car or MSAA).
+    fn rebuild_scene(&mut self) {
+        let Some(r) = self.running.as_mut() else { return };
+        let settings = RenderSettings {
+            msaa_samples: self.options.msaa_samples,
+            ..RenderSettings::default()
+        };
+        r.scene = SceneRenderer::new(
+            &r.gpu,
+            r.surface.scene_format(),
+            &settings,
+            &self.track_mesh,
+            &self.visual,
+        );
+    }
+
+    /// Swaps in a car and track loaded in the background, once ready.
+    fn poll_loader(&mut self) {
+        let Some(loader) = self.loader.as_mut() else { return };
+        let Some(result) = loader.poll() else { return };
+        self.loader = None;
+        match result {
+            Ok(session) => {
+                let Some(track) = session.world().track().map(|t| t.mesh.clone()) else {
+                    self.notify("That track has no ground to draw (the flat plane): not loaded".to_owned());
+                    return;
+                };
+                let params = session.vehicle().params();
+                self.visual = VehicleVisual::from_params(params);
+                self.dash = DashFacts {
+                    redline_rpm: params.powertrain.engine.redline_rpm,
+                    limiter_rpm: params.powertrain.engine.limiter_rpm,
+                    lock_deg: params.steering.lock_deg,
+                };
+                self.aids_of_car = params.aids.clone();
+                self.track_mesh = track;
+                let name = format!("{} on {}", params.name, session.world().name());
+                self.rebuild_scene();
+                self.send(Command::Swap(Box::new(session)));
+                self.send(Command::SetGearboxMode(self.flow.settings.session.gearbox_mode));
+                let mut aids = self.aids_of_car.clone();
+                aids.abs_enabled = self.flow.settings.session.aids.abs;
+                aids.tc_enabled = self.flow.settings.session.aids.traction_control;
+                self.send(Command::SetAids(aids));
+                if let Some(r) = self.running.as_mut() {
+                    r.camera.reset_smoothing();
+                    r.interpolator = Interpolator::new(1.5);
+                    r.last_position = None;
+                }
+                self.notify(format!("Now driving {name}"));
+            }
+            Err(error) => self.notify(format!("Could not load: {error:#}")),
         }
     }
 
@@ -727,26 +891,76 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
             "--exit-after must be a number of seconds ≥ 0, got {s}"
         );
     }
+    // The user's settings: never fatal. A broken file is kept beside, the defaults used,
+    // and the problem printed here and shown in the window.
+    let (settings, store, messages) = match SettingsStore::platform() {
+        Ok(store) => {
+            let outcome = store.load();
+            let messages: Vec<String> = outcome.messages.iter().map(ToString::to_string).collect();
+            (outcome.settings, Some(store), messages)
+        }
+        Err(error) => (
+            Settings::default(),
+            None,
+            vec![format!("settings: {error}; using the defaults for this session")],
+        ),
+    };
+    for message in &messages {
+        eprintln!("gripline: {message}");
+    }
+    let g = &settings.graphics;
     let size_px = match &args.size {
         Some(text) => parse_size(text)?,
-        None => [1280, 720],
+        None => [g.width, g.height],
     };
-    run(WindowOptions {
-        vehicle: args.vehicle.clone().unwrap_or_else(|| "corvette-c5".to_owned()),
-        track: args.track.clone().unwrap_or_else(|| "circuit".to_owned()),
+    let options = WindowOptions {
+        vehicle: args
+            .vehicle
+            .clone()
+            .unwrap_or_else(|| settings.session.vehicle_id.clone()),
+        track: args
+            .track
+            .clone()
+            .unwrap_or_else(|| settings.session.track_id.clone()),
         autopilot: args.autopilot,
         exit_after_s: args.exit_after,
         screenshot: args.screenshot.clone(),
         print_stats: args.stats,
         size_px,
-        fullscreen: false,
-        present: PresentChoice::Vsync,
-        frame_latency: 2,
-        fov_deg: 60.0,
-        msaa_samples: 4,
-        camera: args.camera.map_or(CameraMode::Chase, Into::into),
-        gearbox: GearboxMode::Automatic,
-    })
+        fullscreen: g.fullscreen != Fullscreen::Windowed && args.size.is_none(),
+        present: g.present_mode,
+        frame_latency: g.frame_latency,
+        fov_deg: g.fov_deg,
+        msaa_samples: g.msaa_samples,
+        camera: args.camera.map_or(
+            match g.camera {
+                gripline_config::settings::CameraView::Chase => CameraMode::Chase,
+                gripline_config::settings::CameraView::Cockpit => CameraMode::Cockpit,
+                gripline_config::settings::CameraView::Bonnet => CameraMode::Bonnet,
+            },
+            Into::into,
+        ),
+        gearbox: settings.session.gearbox_mode,
+        settings_tab: args.settings.map(settings_tab),
+        startup_notice: messages.first().map(|first| {
+            if messages.len() > 1 {
+                format!("{first} (and {} more: see the terminal)", messages.len() - 1)
+            } else {
+                first.clone()
+            }
+        }),
+    };
+    run(options, SettingsFlow::new(settings, store))
+}
+
+fn settings_tab(arg: crate::cli::SettingsTabArg) -> settings_flow::Tab {
+    use crate::cli::SettingsTabArg as A;
+    match arg {
+        A::Controls => settings_flow::Tab::Controls,
+        A::Ffb => settings_flow::Tab::ForceFeedback,
+        A::Car => settings_flow::Tab::Extra(0),
+        A::Graphics => settings_flow::Tab::Extra(1),
+    }
 }
 
 #[cfg(test)]

@@ -10,19 +10,8 @@
 use std::sync::Arc;
 
 use anyhow::Result;
+use gripline_config::settings::PresentMode as PresentChoice;
 use winit::window::Window;
-
-/// How frames are presented (the graphics settings' choice).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PresentChoice {
-    /// Wait for vertical blank (FIFO): no tearing.
-    #[default]
-    Vsync,
-    /// Present at once (immediate when available): lowest latency, may tear.
-    NoVsync,
-    /// Newest frame replaces the queued one (mailbox), falling back to FIFO.
-    Mailbox,
-}
 
 /// The surface and the device that draws into it.
 pub struct WindowSurface {
@@ -33,10 +22,10 @@ pub struct WindowSurface {
     configured: bool,
     /// Format the scene renders into: the surface format with the sRGB suffix.
     view_format: wgpu::TextureFormat,
-    /// The surface allows copying frames out (screenshots).
-    pub can_copy: bool,
     /// Frames skipped because the surface could not give a texture, by reason.
     pub skipped: SkipCounts,
+    /// Present modes the surface supports.
+    supported_present_modes: Vec<wgpu::PresentMode>,
 }
 
 /// Frames skipped, by reason.
@@ -95,11 +84,7 @@ impl WindowSurface {
             .find(|f| !f.is_srgb() && f.add_srgb_suffix() != *f)
             .unwrap_or(caps.formats[0]);
         let view_format = format.add_srgb_suffix();
-        let can_copy = caps.usages.contains(wgpu::TextureUsages::COPY_SRC);
-        let mut usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
-        if can_copy {
-            usage |= wgpu::TextureUsages::COPY_SRC;
-        }
+        let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
         let size = window.inner_size();
         let config = wgpu::SurfaceConfiguration {
             usage,
@@ -122,8 +107,8 @@ impl WindowSurface {
             config,
             configured: false,
             view_format,
-            can_copy,
             skipped: SkipCounts::default(),
+            supported_present_modes: caps.present_modes.clone(),
         };
         this.resize(device, size.width, size.height);
         Ok(this)
@@ -147,6 +132,15 @@ impl WindowSurface {
     /// The present mode in use.
     pub fn present_mode(&self) -> wgpu::PresentMode {
         self.config.present_mode
+    }
+
+    /// Changes the present mode and frames in flight (takes effect at once).
+    pub fn set_presentation(&mut self, device: &wgpu::Device, present: PresentChoice, frame_latency: u32) {
+        self.config.present_mode = present_mode(present, &self.supported_present_modes);
+        self.config.desired_maximum_frame_latency = frame_latency.clamp(1, 3);
+        if self.configured {
+            self.surface.configure(device, &self.config);
+        }
     }
 
     /// Applies a new window size; a zero size leaves the surface unconfigured until the

@@ -8,8 +8,8 @@ use super::sanitize::{Sanitize, Sanitizer};
 
 /// The car shipped first (`assets/vehicles/corvette-c5.ron`).
 pub const DEFAULT_VEHICLE_ID: &str = "corvette-c5";
-/// The track shipped first (`assets/tracks/proving-ground.ron`).
-pub const DEFAULT_TRACK_ID: &str = "proving-ground";
+/// The track the simulator opens on (`assets/tracks/circuit.ron`): a lap with corners.
+pub const DEFAULT_TRACK_ID: &str = "circuit";
 /// Longest asset name accepted.
 pub const MAX_ASSET_ID_LEN: usize = 128;
 
@@ -57,7 +57,7 @@ impl Default for SessionSettings {
         Self {
             vehicle_id: DEFAULT_VEHICLE_ID.to_owned(),
             track_id: DEFAULT_TRACK_ID.to_owned(),
-            gearbox_mode: GearboxMode::Sequential,
+            gearbox_mode: GearboxMode::Automatic,
             aids: Aids::default(),
         }
     }

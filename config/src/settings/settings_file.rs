@@ -6,7 +6,7 @@
 //! ```ron
 //! (
 //!     schema_version: 2,
-//!     session: (vehicle_id: "corvette-c5", track_id: "proving-ground", gearbox_mode: Sequential,
+//!     session: (vehicle_id: "corvette-c5", track_id: "circuit", gearbox_mode: Automatic,
 //!               aids: (abs: true, traction_control: true, auto_clutch: true)),
 //!     graphics: (width: 1280, height: 720, fullscreen: Windowed, present_mode: Vsync,
 //!                frame_latency: 2, fov_deg: 60.0, msaa_samples: 4, camera: Chase),

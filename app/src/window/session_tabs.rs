@@ -1,0 +1,150 @@
+//! The settings screen's own tabs of the window: "Car & session" and "Graphics".
+//!
+//! The Controls and Force-feedback tabs come from [`crate::settings_ui`]; these two edit the
+//! rest of [`Settings`] (a draft, applied with the screen's Apply button).
+
+use std::path::Path;
+
+use egui::{ComboBox, RichText, Ui};
+use gripline_config::settings::{CameraView, Fullscreen, GraphicsSettings, PresentMode, SessionSettings};
+use gripline_physics::powertrain::GearboxMode;
+
+/// Shipped asset names of one kind (file stems of `assets/<kind>/*.ron`), sorted.
+pub fn asset_names(kind: &str) -> Vec<String> {
+    let Some(dir) = gripline_config::assets::assets_dir() else {
+        return Vec::new();
+    };
+    names_in(&dir.join(kind))
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Car, track, gearbox mode and aids.
+pub fn session_tab(ui: &mut Ui, session: &mut SessionSettings, vehicles: &[String], tracks: &[String]) {
+    ui.heading("Car and track");
+    ui.label(
+        RichText::new("A new car or track loads in the background and replaces the current one when ready.")
+            .weak(),
+    );
+    ui.add_space(6.0);
+    egui::Grid::new("session-grid")
+        .num_columns(2)
+        .spacing([16.0, 8.0])
+        .show(ui, |ui| {
+            ui.label("Car");
+            pick_name(ui, "vehicle-pick", &mut session.vehicle_id, vehicles);
+            ui.end_row();
+            ui.label("Track");
+            pick_name(ui, "track-pick", &mut session.track_id, tracks);
+            ui.end_row();
+            ui.label("Gearbox");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut session.gearbox_mode, GearboxMode::Automatic, "Automatic");
+                ui.radio_value(&mut session.gearbox_mode, GearboxMode::Sequential, "Sequential");
+                ui.radio_value(&mut session.gearbox_mode, GearboxMode::HPattern, "H-pattern (clutch and shifter)");
+            });
+            ui.end_row();
+        });
+    ui.add_space(12.0);
+    ui.heading("Driving aids");
+    ui.checkbox(&mut session.aids.abs, "Anti-lock brakes (ABS)");
+    ui.checkbox(&mut session.aids.traction_control, "Traction control");
+    ui.checkbox(&mut session.aids.auto_clutch, "Automatic clutch (sequential gearbox)");
+}
+
+fn pick_name(ui: &mut Ui, id: &str, value: &mut String, names: &[String]) {
+    ComboBox::from_id_salt(id)
+        .selected_text(value.as_str())
+        .width(260.0)
+        .show_ui(ui, |ui| {
+            for name in names {
+                ui.selectable_value(value, name.clone(), name);
+            }
+        });
+}
+
+/// Resolution, fullscreen, present mode, frame latency, field of view, MSAA, camera.
+pub fn graphics_tab(ui: &mut Ui, graphics: &mut GraphicsSettings) {
+    ui.heading("Display");
+    egui::Grid::new("graphics-grid")
+        .num_columns(2)
+        .spacing([16.0, 8.0])
+        .show(ui, |ui| {
+            ui.label("Window size");
+            ui.horizontal(|ui| {
+                ui.add(egui::DragValue::new(&mut graphics.width).range(320..=16384).suffix(" px"));
+                ui.label("×");
+                ui.add(egui::DragValue::new(&mut graphics.height).range(200..=16384).suffix(" px"));
+                for (w, h) in [(1280, 720), (1920, 1080), (2560, 1440)] {
+                    if ui.small_button(format!("{w}×{h}")).clicked() {
+                        graphics.width = w;
+                        graphics.height = h;
+                    }
+                }
+            });
+            ui.end_row();
+            ui.label("Fullscreen");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut graphics.fullscreen, Fullscreen::Windowed, "Windowed");
+                ui.radio_value(&mut graphics.fullscreen, Fullscreen::Borderless, "Borderless");
+                ui.radio_value(&mut graphics.fullscreen, Fullscreen::Exclusive, "Exclusive");
+            });
+            ui.end_row();
+            ui.label("Present mode");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut graphics.present_mode, PresentMode::Vsync, "Vsync");
+                ui.radio_value(&mut graphics.present_mode, PresentMode::Mailbox, "Mailbox (low latency, no tearing)");
+                ui.radio_value(&mut graphics.present_mode, PresentMode::NoVsync, "No vsync");
+            });
+            ui.end_row();
+            ui.label("Frames in flight");
+            ui.add(egui::Slider::new(&mut graphics.frame_latency, 1..=3))
+                .on_hover_text("1: lowest input lag; 3: smoothest on a busy GPU.");
+            ui.end_row();
+            ui.label("Field of view");
+            ui.add(egui::Slider::new(&mut graphics.fov_deg, 10.0..=120.0).suffix("° vertical"))
+                .on_hover_text("For a true-to-life cockpit view, match the angle your screen covers from your eyes.");
+            ui.end_row();
+            ui.label("Anti-aliasing");
+            ui.horizontal(|ui| {
+                for n in [1, 2, 4, 8] {
+                    let text = if n == 1 { "Off".to_owned() } else { format!("{n}× MSAA") };
+                    ui.radio_value(&mut graphics.msaa_samples, n, text);
+                }
+            });
+            ui.end_row();
+            ui.label("Camera at start");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut graphics.camera, CameraView::Chase, "Chase");
+                ui.radio_value(&mut graphics.camera, CameraView::Cockpit, "Cockpit");
+                ui.radio_value(&mut graphics.camera, CameraView::Bonnet, "Bonnet");
+            });
+            ui.end_row();
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_vehicles_and_tracks_are_listed() {
+        let vehicles = asset_names("vehicles");
+        assert!(vehicles.iter().any(|v| v == "corvette-c5"), "{vehicles:?}");
+        let tracks = asset_names("tracks");
+        assert!(tracks.iter().any(|t| t == "circuit"), "{tracks:?}");
+        assert!(names_in(Path::new("/no/such/dir")).is_empty());
+    }
+}
