@@ -19,7 +19,8 @@ packages=(
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(
-    xvfb # a virtual X display for the end-to-end window tests
+    xvfb    # a virtual X display for the end-to-end window tests
+    xdotool # types keys into that display: the keyboard-driving test
   )
 fi
 

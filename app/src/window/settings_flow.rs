@@ -47,11 +47,23 @@ impl SettingsFlow {
     /// A flow over `settings` as loaded, saving to `store` (none when the platform has no
     /// config directory: changes then last for the session only).
     pub fn new(settings: Settings, store: Option<SettingsStore>) -> Self {
+        // The window's keyboard is always there; its keys reach the screen from the window.
+        let mut live = LiveInput::default();
+        live.feed(
+            &gripline_input::device::InputEvent::Connected {
+                device: crate::realtime::keyboard::KEYBOARD_DEVICE,
+                info: gripline_input::device::DeviceInfo {
+                    identity: gripline_config::device_identity::DeviceIdentity::keyboard(),
+                    kind: gripline_config::device_identity::DeviceKind::Keyboard,
+                },
+            },
+            std::time::Duration::ZERO,
+        );
         Self {
             settings,
             store,
             screen: None,
-            live: LiveInput::default(),
+            live,
             vehicles: session_tabs::asset_names("vehicles"),
             tracks: session_tabs::asset_names("tracks"),
         }
