@@ -261,3 +261,46 @@ fn column_torque_reaches_the_ffb_backend_every_tick_and_a_failure_stops_it() {
     let entries = recording.entries();
     assert_eq!(entries.last().unwrap().command, Ffb::Stop);
 }
+
+#[test]
+fn the_autopilot_choice_survives_a_swap_through_a_world_without_a_line() {
+    let mut b = Bench::new("circuit", true);
+    assert!(b.run(10).hud.autopilot);
+    b.send(Command::Swap(Box::new(
+        Session::load("corvette-c5", "flat").unwrap(),
+    )));
+    assert!(!b.run(10).hud.autopilot);
+    b.send(Command::Swap(Box::new(
+        Session::load("corvette-c5", "circuit").unwrap(),
+    )));
+    let s = b.run(10);
+    assert!(s.hud.autopilot);
+    assert_eq!(s.epoch, 2);
+}
+
+#[test]
+fn new_bindings_apply_mid_drive_and_come_back_to_be_freed() {
+    use gripline_config::bindings::{ButtonAction, ButtonBinding};
+    use gripline_config::device_identity::DeviceMatch;
+    let mut b = Bench::new("flat", false);
+    b.run(10);
+    // Throttle moves from the up arrow to the letter A.
+    let mut bindings = Bindings::default();
+    bindings
+        .buttons
+        .retain(|x| !(x.action == ButtonAction::Throttle && x.device == DeviceMatch::Keyboard));
+    bindings.buttons.push(ButtonBinding {
+        action: ButtonAction::Throttle,
+        device: DeviceMatch::Keyboard,
+        button: key::A,
+    });
+    b.send(Command::ApplyBindings(Box::new(bindings)));
+    b.keys.key(key::UP, true);
+    assert!(b.run(300).snapshot.controls.throttle.abs() < 1e-12);
+    b.keys.key(key::UP, false);
+    b.keys.key(key::A, true);
+    assert!(b.run(300).snapshot.controls.throttle > 0.9);
+    let old = std::iter::from_fn(|| b.ui.events.pop().ok())
+        .find(|e| matches!(e, SimEvent::Retired(Retired::Bindings(_))));
+    assert!(old.is_some(), "the applied bindings come back to the UI");
+}

@@ -46,6 +46,8 @@ pub struct SimCore {
     stats: Arc<SharedStats>,
     paused: bool,
     autopilot: bool,
+    /// What the player asked for: kept across swaps to a world without autopilot and back.
+    autopilot_wanted: bool,
     tick: u64,
     epoch: u32,
     wheel_rotation_rad: [f64; 4],
@@ -130,6 +132,7 @@ impl SimCore {
             stats,
             paused: false,
             autopilot: false,
+            autopilot_wanted: false,
             tick: 0,
             epoch: 0,
             wheel_rotation_rad: [0.0; 4],
@@ -295,8 +298,7 @@ impl SimCore {
                 self.wheel_rotation_rad = [0.0; 4];
                 self.tick = 0;
                 self.epoch = self.epoch.wrapping_add(1);
-                let autopilot = self.autopilot;
-                self.set_autopilot(autopilot);
+                self.set_autopilot(self.autopilot_wanted);
                 self.restart_ffb(now);
             }
             Command::ApplyBindings(bindings) => {
@@ -329,6 +331,7 @@ impl SimCore {
     }
 
     fn set_autopilot(&mut self, on: bool) {
+        self.autopilot_wanted = on;
         self.autopilot = on && self.session.has_autopilot();
         if self.autopilot {
             self.session.set_gearbox_mode(GearboxMode::Automatic);
