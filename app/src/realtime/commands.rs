@@ -27,8 +27,9 @@ pub enum Command {
     TogglePause,
     /// Put the car back at its start pose, at rest.
     Reset,
-    /// Let the driver model drive (`true`) or the player (`false`). Ignored (stays off) in
-    /// a world without a closed centre line. Engaging it selects the automatic gearbox.
+    /// Let the driver model drive (`true`) or the player (`false`). Stays off in a world
+    /// without a closed centre line, and comes back on after a swap to one with a line.
+    /// Engaging it selects the automatic gearbox.
     SetAutopilot(bool),
     /// Gearbox mode from the next tick.
     SetGearboxMode(GearboxMode),
@@ -39,8 +40,8 @@ pub enum Command {
     /// The old session comes back as [`Retired::Session`].
     Swap(Box<Session>),
     /// New bindings and calibration for the control mapper. Connected devices keep their
-    /// state; the old bindings come back as [`Retired::Bindings`]. This one allocates on the
-    /// sim thread (compiling the bindings), once per settings change.
+    /// state. The mapper compiles its own copy (this allocates on the sim thread, once per
+    /// settings change); the box comes back as [`Retired::Bindings`] to be freed by the UI.
     ApplyBindings(Box<Bindings>),
     /// New force-feedback pipeline parameters (from `FfbSettings` and the device).
     SetFfbParams(PipelineParams),
@@ -59,7 +60,7 @@ pub enum Command {
 pub enum Retired {
     /// A session replaced by [`Command::Swap`].
     Session(Box<Session>),
-    /// Bindings replaced by [`Command::ApplyBindings`].
+    /// The bindings of a [`Command::ApplyBindings`], once compiled into the mapper.
     Bindings(Box<Bindings>),
 }
 

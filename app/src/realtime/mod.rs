@@ -16,6 +16,54 @@
 //! - [`device_thread`]: devices polled on their own thread (gilrs), forwarded through a ring;
 //! - [`lap_timer`]: start/finish crossings, current, last and best lap;
 //! - [`stats`]: tick lateness, step cost, missed and dropped ticks, and their formatting.
+//!
+//! # Use from the window
+//!
+//! ```no_run
+//! use std::time::Instant;
+//! use gripline_app::realtime::device_thread::DeviceThread;
+//! use gripline_app::realtime::{
+//!     Command, Interpolator, Rig, Session, SessionLoader, SimConfig, SimEvent, SimThread,
+//! };
+//! use gripline_config::bindings::Bindings;
+//! use gripline_config::input_codes::key;
+//!
+//! # fn main() -> anyhow::Result<()> {
+//! let session = Session::load("corvette-c5", "circuit")?;
+//! let mut rig = Rig::without_ffb(&Bindings::default());
+//! let mut keys = rig.add_keyboard(); // the window forwards keys here
+//! // Wheels and pads: gilrs on its own thread (keep `_gilrs` alive), when it starts.
+//! let _gilrs = DeviceThread::gilrs().ok().map(|(thread, device)| {
+//!     rig.add_input(Box::new(device));
+//!     thread
+//! });
+//! let config = SimConfig { autopilot: true, ..SimConfig::default() };
+//! let mut sim = SimThread::spawn(session, rig, config)?;
+//! let mut interp = Interpolator::new(1.5);
+//! let start = Instant::now();
+//! let mut loader = Some(SessionLoader::spawn("rally-awd", "circuit")?);
+//! for _frame in 0..600 {
+//!     keys.key(key::UP, true); // from the window's keyboard events (USB HID usages)
+//!     interp.drain(sim.snapshots());
+//!     if let Some(state) = interp.sample(start.elapsed()) {
+//!         let _pose = (state.stamped.snapshot.position, state.stamped.snapshot.orientation);
+//!         let _hud = (state.stamped.hud.laps, state.stamped.hud.ffb_level, sim.stats());
+//!     }
+//!     while let Some(event) = sim.next_event() {
+//!         if let SimEvent::Input(notice) = event { println!("{notice:?}"); }
+//!         // `SimEvent::Retired` values are freed here, off the sim thread.
+//!     }
+//!     if let Some(result) = loader.as_mut().and_then(SessionLoader::poll) {
+//!         loader = None;
+//!         let _ = sim.send(Command::Swap(Box::new(result?)));
+//!     }
+//! #   break;
+//! }
+//! println!("{}", sim.stats()); // one line: lateness p50/p99/max, missed, dropped, step cost
+//! sim.shutdown()?;
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod commands;
 pub mod device_thread;

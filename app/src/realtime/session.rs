@@ -13,6 +13,8 @@
 //!   profile the `laps` procedure plans (0.7 g lateral, 0.7 g braking), in the automatic
 //!   gearbox.
 //! - Lap timer: on a closed centre line, from the rear axle's position (as `laps`).
+//! - Gearbox: every session starts in the automatic gearbox, whatever the vehicle file says
+//!   (drivable from the keyboard at once); `Command::SetGearboxMode` changes it.
 
 use std::sync::mpsc::{Receiver, TryRecvError};
 use std::thread::JoinHandle;
@@ -102,6 +104,7 @@ impl Session {
         let (point, normal) = world.ground_at(xy)?;
         let start = vehicle.pose_at_rest(point, normal, heading);
         vehicle.reset_to(start);
+        vehicle.powertrain_mut().set_mode(GearboxMode::Automatic);
         let (autopilot, lap_timer) = match closed_line {
             Some(line) => {
                 let points: Vec<DVec2> = line

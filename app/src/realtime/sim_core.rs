@@ -24,12 +24,12 @@ use gripline_input::bindings::InputNotice;
 use gripline_input::ffb::output::FfbTick;
 use gripline_input::ffb::safety::StopReason;
 use gripline_physics::powertrain::GearboxMode;
-use rtrb::{Consumer, Producer};
+use rtrb::{Consumer, Producer, RingBuffer};
 
 use super::commands::{Command, Retired, SimEvent};
 use super::rig::Rig;
 use super::session::{DT, Session};
-use super::snapshot_ring::{HudFrame, SnapshotProducer, Stamped};
+use super::snapshot_ring::{HudFrame, SnapshotConsumer, SnapshotProducer, Stamped, snapshot_ring};
 use super::stats::SharedStats;
 
 /// Commands applied per tick at most (the rest wait for the next tick).
@@ -46,6 +46,8 @@ pub struct SimCore {
     stats: Arc<SharedStats>,
     paused: bool,
     autopilot: bool,
+    /// What the player asked for: kept across swaps to a world without autopilot and back.
+    autopilot_wanted: bool,
     tick: u64,
     epoch: u32,
     wheel_rotation_rad: [f64; 4],
@@ -76,6 +78,41 @@ pub struct CoreRings {
     pub events: Producer<SimEvent>,
 }
 
+/// The UI-side ends of the rings of a [`SimCore`].
+#[derive(Debug)]
+pub struct UiRings {
+    /// Commands to the sim.
+    pub commands: Producer<Command>,
+    /// Snapshots from the sim.
+    pub snapshots: SnapshotConsumer,
+    /// Events from the sim.
+    pub events: Consumer<SimEvent>,
+}
+
+/// Commands the command ring holds.
+pub const COMMAND_RING_CAPACITY: usize = 64;
+/// Events the sim → UI ring holds.
+pub const EVENT_RING_CAPACITY: usize = 256;
+
+/// The three rings between a [`SimCore`] and the UI, with `snapshot_capacity` snapshots.
+pub fn core_rings(snapshot_capacity: usize) -> (CoreRings, UiRings) {
+    let (commands_tx, commands_rx) = RingBuffer::new(COMMAND_RING_CAPACITY);
+    let (events_tx, events_rx) = RingBuffer::new(EVENT_RING_CAPACITY);
+    let (snapshots_tx, snapshots_rx) = snapshot_ring(snapshot_capacity);
+    (
+        CoreRings {
+            commands: commands_rx,
+            snapshots: snapshots_tx,
+            events: events_tx,
+        },
+        UiRings {
+            commands: commands_tx,
+            snapshots: snapshots_rx,
+            events: events_rx,
+        },
+    )
+}
+
 impl SimCore {
     /// A core stepping `session` with `rig`'s controls, `autopilot` engaged or not, talking
     /// through `rings` and publishing its figures in `stats`.
@@ -95,6 +132,7 @@ impl SimCore {
             stats,
             paused: false,
             autopilot: false,
+            autopilot_wanted: false,
             tick: 0,
             epoch: 0,
             wheel_rotation_rad: [0.0; 4],
@@ -260,8 +298,7 @@ impl SimCore {
                 self.wheel_rotation_rad = [0.0; 4];
                 self.tick = 0;
                 self.epoch = self.epoch.wrapping_add(1);
-                let autopilot = self.autopilot;
-                self.set_autopilot(autopilot);
+                self.set_autopilot(self.autopilot_wanted);
                 self.restart_ffb(now);
             }
             Command::ApplyBindings(bindings) => {
@@ -294,6 +331,7 @@ impl SimCore {
     }
 
     fn set_autopilot(&mut self, on: bool) {
+        self.autopilot_wanted = on;
         self.autopilot = on && self.session.has_autopilot();
         if self.autopilot {
             self.session.set_gearbox_mode(GearboxMode::Automatic);

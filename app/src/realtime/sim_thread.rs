@@ -16,20 +16,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use rtrb::{Consumer, Producer, RingBuffer};
+use rtrb::{Consumer, Producer};
 
 use super::commands::{Command, SimEvent};
 use super::rig::Rig;
 use super::scheduler::{TickDecision, TickScheduler, wait_until};
 use super::session::Session;
-use super::sim_core::{CoreRings, SimCore};
-use super::snapshot_ring::{DEFAULT_RING_CAPACITY, SnapshotConsumer, snapshot_ring};
+use super::sim_core::{SimCore, core_rings};
+use super::snapshot_ring::{DEFAULT_RING_CAPACITY, SnapshotConsumer};
 use super::stats::{SharedStats, SimStats, SimStatsReader};
-
-/// Commands the command ring holds.
-pub const COMMAND_RING_CAPACITY: usize = 64;
-/// Events the sim → UI ring holds.
-pub const EVENT_RING_CAPACITY: usize = 256;
 
 /// How the sim thread runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -72,20 +67,14 @@ impl SimThread {
     /// # Errors
     /// The OS's error when the thread cannot be spawned.
     pub fn spawn(session: Session, rig: Rig, config: SimConfig) -> std::io::Result<SimHandle> {
-        let (commands_tx, commands_rx) = RingBuffer::new(COMMAND_RING_CAPACITY);
-        let (events_tx, events_rx) = RingBuffer::new(EVENT_RING_CAPACITY);
-        let (snapshots_tx, snapshots_rx) = snapshot_ring(config.ring_capacity);
+        let (core_rings, ui) = core_rings(config.ring_capacity);
         let stats = Arc::new(SharedStats::default());
-        let reader = SimStatsReader::new(Arc::clone(&stats), snapshots_rx.dropped_counter());
+        let reader = SimStatsReader::new(Arc::clone(&stats), ui.snapshots.dropped_counter());
         let quit = Arc::new(AtomicBool::new(false));
         let core = SimCore::new(
             session,
             rig,
-            CoreRings {
-                commands: commands_rx,
-                snapshots: snapshots_tx,
-                events: events_tx,
-            },
+            core_rings,
             Arc::clone(&stats),
             config.autopilot,
         );
@@ -94,9 +83,9 @@ impl SimThread {
             .name("gripline-sim".to_owned())
             .spawn(move || run(core, &config, &stats, &thread_quit))?;
         Ok(SimHandle {
-            commands: commands_tx,
-            snapshots: snapshots_rx,
-            events: events_rx,
+            commands: ui.commands,
+            snapshots: ui.snapshots,
+            events: ui.events,
             stats: reader,
             quit,
             thread: Some(thread),

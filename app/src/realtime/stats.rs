@@ -77,7 +77,8 @@ impl Histogram {
     }
 
     /// The `q` quantile (0..1) in µs: the upper edge of the bucket where it falls (never
-    /// above the maximum). 0 when empty.
+    /// above the maximum), or the maximum when it falls in the last, open-ended bucket.
+    /// 0 when empty.
     pub fn quantile_us(&self, q: f64) -> f64 {
         let counts: Vec<u64> = self
             .counts
@@ -101,6 +102,9 @@ impl Histogram {
         for (i, c) in counts.iter().enumerate() {
             seen += c;
             if seen >= rank {
+                if i == BUCKETS - 1 {
+                    return self.max_us();
+                }
                 let edge_us = ((i as u64 + 1) * self.bucket_ns) as f64 / 1000.0;
                 return edge_us.min(self.max_us());
             }
@@ -312,7 +316,9 @@ mod tests {
         h.record(Duration::MAX);
         assert_eq!(h.count(), 2);
         assert!(h.quantile_us(1.0) <= h.max_us());
-        assert!((h.quantile_us(0.5) - (BUCKETS as f64)).abs() < 1e-9);
+        // Both in the open-ended last bucket: the quantile is the exact maximum.
+        assert!((h.quantile_us(0.5) - h.max_us()).abs() < 1e-9);
+        assert!(h.max_us() > 1e12);
         h.clear();
         assert_eq!(h.count(), 0);
         assert!(h.max_us().abs() < f64::EPSILON);

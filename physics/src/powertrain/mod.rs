@@ -365,6 +365,24 @@ impl Powertrain {
         pt
     }
 
+    /// Back to the state [`Powertrain::new`] gives, in place: engine at idle, ignition on,
+    /// neutral, the tank at `fuel.initial_fuel_kg`, the gearbox mode `mode`. Allocation-free
+    /// (the parameters are kept, not cloned), so a car reset can happen inside a real-time
+    /// tick.
+    pub fn reset(&mut self, mode: GearboxMode) {
+        self.params.gearbox.mode = mode;
+        self.engine_omega = self.params.engine.idle_rpm * RPM_TO_RAD_S;
+        self.engine = EngineState::default();
+        self.shift = ShiftLogic::default();
+        self.fuel_kg = self.params.fuel.initial_fuel_kg;
+        self.ignition = true;
+        self.row_states = [RowState::Stuck; ROWS];
+        self.last_clutch_torque = 0.0;
+        self.last_driveshaft_torque = 0.0;
+        self.telemetry = PowertrainTelemetry::default();
+        self.refresh_telemetry();
+    }
+
     /// The parameters.
     pub fn params(&self) -> &PowertrainParams {
         &self.params

@@ -265,7 +265,8 @@ impl Vehicle {
     }
 
     /// Puts the car at `pose` (CG position and `world_from_body`), at rest: velocities, wheel
-    /// spins, tyre deflections, aids and powertrain reset, time back to zero.
+    /// spins, tyre deflections, aids and powertrain reset (gearbox mode back to the
+    /// parameters'), time back to zero. Allocates nothing.
     pub fn reset_to(&mut self, pose: Pose) {
         let orientation = if pose.orientation.is_finite() {
             pose.orientation.normalize()
@@ -291,7 +292,10 @@ impl Vehicle {
         self.deflections = [TreadDeflection::default(); 4];
         self.abs = Abs::default();
         self.tc = TractionControl::default();
-        self.powertrain = Self::fuelled_powertrain(&self.params);
+        // In place, as `fuelled_powertrain` builds it, without cloning the parameters.
+        self.powertrain.reset(self.params.powertrain.gearbox.mode);
+        self.powertrain
+            .set_fuel_mass_kg(self.params.chassis.fuel_mass_kg);
         self.time_s = 0.0;
         self.snapshot = Snapshot {
             position,

@@ -1,0 +1,306 @@
+//! The sim core driven tick by tick (deterministic, no thread, no clock): commands, the
+//! keyboard, the autopilot, reset, pause and car swaps.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use glam::DVec3;
+use gripline_app::realtime::commands::{Command, Retired, SimEvent};
+use gripline_app::realtime::rig::Rig;
+use gripline_app::realtime::session::Session;
+use gripline_app::realtime::sim_core::{SimCore, UiRings, core_rings};
+use gripline_app::realtime::snapshot_ring::Stamped;
+use gripline_app::realtime::stats::SharedStats;
+use gripline_app::realtime::{Interpolator, KeyboardSender};
+use gripline_config::bindings::Bindings;
+use gripline_config::ffb_settings::FfbSettings;
+use gripline_config::input_codes::key;
+use gripline_input::ffb::recording::{Clock, Command as Ffb, ManualClock, RecordingBackend};
+
+struct Bench {
+    core: SimCore,
+    ui: UiRings,
+    keys: KeyboardSender,
+    now: Duration,
+}
+
+impl Bench {
+    fn new(track: &str, autopilot: bool) -> Self {
+        Self::with_rig(track, autopilot, Rig::without_ffb(&Bindings::default()))
+    }
+
+    fn with_rig(track: &str, autopilot: bool, mut rig: Rig) -> Self {
+        let session = Session::load("corvette-c5", track).expect("shipped assets load");
+        let keys = rig.add_keyboard();
+        let (rings, ui) = core_rings(64);
+        let core = SimCore::new(
+            session,
+            rig,
+            rings,
+            Arc::new(SharedStats::default()),
+            autopilot,
+        );
+        Self {
+            core,
+            ui,
+            keys,
+            now: Duration::ZERO,
+        }
+    }
+
+    /// Runs `n` ticks, draining the snapshots; returns the newest.
+    fn run(&mut self, n: u64) -> Stamped {
+        let mut newest = None;
+        for _ in 0..n {
+            self.now += Duration::from_millis(1);
+            self.core.tick(self.now);
+            while let Some(s) = self.ui.snapshots.pop() {
+                newest = Some(s);
+            }
+        }
+        newest.expect("a snapshot per tick")
+    }
+
+    fn send(&mut self, command: Command) {
+        self.ui.commands.push(command).expect("room in the queue");
+    }
+}
+
+#[test]
+fn keyboard_throttle_and_steering_reach_the_controls() {
+    let mut b = Bench::new("flat", false);
+    let rest = b.run(100);
+    assert!(rest.snapshot.controls.throttle.abs() < 1e-12);
+    b.keys.key(key::UP, true);
+    b.keys.key(key::LEFT, true);
+    let s = b.run(500);
+    assert!(
+        s.snapshot.controls.throttle > 0.9,
+        "{:?}",
+        s.snapshot.controls
+    );
+    // Left arrow: steering positive (ISO 8855, counter-clockwise).
+    assert!(
+        s.snapshot.controls.steering_wheel_rad > 0.1,
+        "{:?}",
+        s.snapshot.controls
+    );
+    assert!(
+        s.snapshot.velocity_body.x > 1.0,
+        "the car moves: {}",
+        s.snapshot.velocity_body
+    );
+    b.keys.key(key::UP, false);
+    b.keys.key(key::LEFT, false);
+    b.keys.key(key::DOWN, true);
+    let s = b.run(500);
+    assert!(s.snapshot.controls.throttle < 1e-9);
+    assert!(s.snapshot.controls.brake > 0.9);
+    assert!(s.snapshot.controls.steering_wheel_rad.abs() < 0.05);
+}
+
+#[test]
+fn pause_stops_time_and_resume_continues() {
+    let mut b = Bench::new("flat", false);
+    let before = b.run(200);
+    b.send(Command::Pause);
+    let paused = b.run(300);
+    assert!(paused.hud.paused);
+    // Commands apply at the start of a tick, before its step.
+    assert_eq!(paused.tick, before.tick);
+    assert!((paused.snapshot.time_s - before.snapshot.time_s).abs() < 1e-12);
+    b.send(Command::Resume);
+    let resumed = b.run(100);
+    assert!(!resumed.hud.paused);
+    assert_eq!(resumed.tick, paused.tick + 100);
+    // The keyboard's pause binding (Escape) toggles it too.
+    b.keys.key(key::ESCAPE, true);
+    let s = b.run(50);
+    assert!(s.hud.paused);
+}
+
+#[test]
+fn reset_returns_to_the_start_pose_in_a_new_epoch() {
+    let mut b = Bench::new("circuit", false);
+    let start = b.core.session().start_pose();
+    b.keys.key(key::UP, true);
+    let moved = b.run(3000);
+    assert!(
+        moved.snapshot.position.distance(start.position) > 5.0,
+        "drove away: {}",
+        moved.snapshot.position
+    );
+    b.keys.key(key::UP, false);
+    b.send(Command::Reset);
+    let s = b.run(1);
+    assert_eq!(s.tick, 1);
+    assert_eq!(s.epoch, moved.epoch + 1);
+    assert!(
+        s.snapshot.position.distance(start.position) < 0.05,
+        "{} vs {}",
+        s.snapshot.position,
+        start.position
+    );
+    assert!(s.snapshot.speed_m_per_s < 0.1);
+    // The interpolator sees the discontinuity and does not blend across it.
+    let mut interp = Interpolator::new(1.5);
+    interp.push(moved);
+    interp.push(s);
+    assert_eq!(interp.discontinuities(), 1);
+    let drawn = interp.sample(Duration::ZERO).unwrap();
+    assert!(drawn.stamped.snapshot.position.distance(start.position) < 0.05);
+}
+
+#[test]
+fn autopilot_drives_forward_round_the_circuit() {
+    let mut b = Bench::new("circuit", true);
+    let start = b.core.session().start_pose();
+    let s = b.run(3000);
+    assert!(s.hud.autopilot);
+    assert!(
+        s.snapshot.speed_m_per_s > 5.0,
+        "speed {}",
+        s.snapshot.speed_m_per_s
+    );
+    // Forward: along the start heading.
+    let heading = start.orientation.mul_vec3(DVec3::X);
+    let travelled = s.snapshot.position - start.position;
+    assert!(travelled.dot(heading) > 5.0, "{travelled}");
+    assert!(s.hud.laps.station_m > 5.0);
+    // The line was crossed at the start: the first lap is being timed.
+    assert!(s.hud.laps.current_lap_s.is_some());
+    // Switching it off hands the car back to the (idle) keyboard.
+    b.send(Command::SetAutopilot(false));
+    let s = b.run(10);
+    assert!(!s.hud.autopilot);
+    assert!(s.snapshot.controls.throttle.abs() < 1e-12);
+}
+
+#[test]
+fn autopilot_is_refused_on_the_flat_plane() {
+    let mut b = Bench::new("flat", true);
+    let s = b.run(10);
+    assert!(!s.hud.autopilot);
+}
+
+#[test]
+fn swap_replaces_the_session_and_returns_the_old_one() {
+    let mut b = Bench::new("flat", false);
+    let before = b.run(100);
+    let next = Session::load("corvette-c5", "circuit").unwrap();
+    let start = next.start_pose();
+    b.send(Command::Swap(Box::new(next)));
+    let s = b.run(1);
+    assert_eq!(s.epoch, before.epoch + 1);
+    assert_eq!(s.tick, 1);
+    assert!(s.snapshot.position.distance(start.position) < 0.05);
+    let retired = std::iter::from_fn(|| b.ui.events.pop().ok())
+        .find(|e| matches!(e, SimEvent::Retired(Retired::Session(_))));
+    match retired {
+        Some(SimEvent::Retired(Retired::Session(old))) => {
+            assert_eq!(old.world().name(), "flat");
+        }
+        other => panic!("expected the old session back, got {other:?}"),
+    }
+}
+
+#[test]
+fn ffb_kill_switch_shows_in_the_hud() {
+    let mut b = Bench::new("flat", false);
+    b.send(Command::KillFfb);
+    assert!(b.run(2).hud.ffb_killed);
+    b.send(Command::EnableFfb);
+    assert!(!b.run(2).hud.ffb_killed);
+    // F12 is the kill-switch binding: one press toggles.
+    b.keys.key(key::F12, true);
+    assert!(b.run(2).hud.ffb_killed);
+}
+
+#[test]
+fn column_torque_reaches_the_ffb_backend_every_tick_and_a_failure_stops_it() {
+    let backend = RecordingBackend::new(Clock::Manual(ManualClock::new()));
+    let recording = backend.recording();
+    let fail = backend.failure_switch();
+    let settings = FfbSettings {
+        fade_in_s: 0.0,
+        ..FfbSettings::default()
+    };
+    let peak = settings.max_torque_nm;
+    let rig = Rig::new(
+        &Bindings::default(),
+        &settings,
+        Box::new(backend),
+        peak,
+        false,
+    );
+    let mut b = Bench::with_rig("flat", false, rig);
+    b.keys.key(key::UP, true);
+    b.run(2000);
+    b.keys.key(key::UP, false);
+    b.keys.key(key::LEFT, true);
+    let s = b.run(500);
+    let levels = recording.levels();
+    assert!(levels.len() >= 2500, "one level per tick: {}", levels.len());
+    assert!(
+        s.hud.ffb_level.abs() > 0.01,
+        "a turning car pulls the wheel: {:?}",
+        s.hud
+    );
+    assert!((levels.last().unwrap().1 - s.hud.ffb_level).abs() < 1e-12);
+    // The device fails: force feedback stops, once, and says so.
+    fail.store(true, std::sync::atomic::Ordering::SeqCst);
+    let s = b.run(100);
+    assert!(s.hud.ffb_level.abs() < 1e-12);
+    let failures = std::iter::from_fn(|| b.ui.events.pop().ok())
+        .filter(|e| matches!(e, SimEvent::FfbFailed))
+        .count();
+    assert_eq!(failures, 1);
+    // Exit zeroes and stops the device.
+    fail.store(false, std::sync::atomic::Ordering::SeqCst);
+    b.core.shutdown();
+    let entries = recording.entries();
+    assert_eq!(entries.last().unwrap().command, Ffb::Stop);
+}
+
+#[test]
+fn the_autopilot_choice_survives_a_swap_through_a_world_without_a_line() {
+    let mut b = Bench::new("circuit", true);
+    assert!(b.run(10).hud.autopilot);
+    b.send(Command::Swap(Box::new(
+        Session::load("corvette-c5", "flat").unwrap(),
+    )));
+    assert!(!b.run(10).hud.autopilot);
+    b.send(Command::Swap(Box::new(
+        Session::load("corvette-c5", "circuit").unwrap(),
+    )));
+    let s = b.run(10);
+    assert!(s.hud.autopilot);
+    assert_eq!(s.epoch, 2);
+}
+
+#[test]
+fn new_bindings_apply_mid_drive_and_come_back_to_be_freed() {
+    use gripline_config::bindings::{ButtonAction, ButtonBinding};
+    use gripline_config::device_identity::DeviceMatch;
+    let mut b = Bench::new("flat", false);
+    b.run(10);
+    // Throttle moves from the up arrow to the letter A.
+    let mut bindings = Bindings::default();
+    bindings
+        .buttons
+        .retain(|x| !(x.action == ButtonAction::Throttle && x.device == DeviceMatch::Keyboard));
+    bindings.buttons.push(ButtonBinding {
+        action: ButtonAction::Throttle,
+        device: DeviceMatch::Keyboard,
+        button: key::A,
+    });
+    b.send(Command::ApplyBindings(Box::new(bindings)));
+    b.keys.key(key::UP, true);
+    assert!(b.run(300).snapshot.controls.throttle.abs() < 1e-12);
+    b.keys.key(key::UP, false);
+    b.keys.key(key::A, true);
+    assert!(b.run(300).snapshot.controls.throttle > 0.9);
+    let old = std::iter::from_fn(|| b.ui.events.pop().ok())
+        .find(|e| matches!(e, SimEvent::Retired(Retired::Bindings(_))));
+    assert!(old.is_some(), "the applied bindings come back to the UI");
+}

@@ -1,0 +1,103 @@
+//! The sim tick allocates nothing in steady state: every call to the allocator from the
+//! checked closures is counted by `assert_no_alloc`'s global allocator (its `warn_debug`
+//! mode counts instead of aborting; the check is active in builds with debug assertions,
+//! which tests are).
+//!
+//! Steady state includes driving, the autopilot, pause, reset, FFB kill and enable, gearbox
+//! changes, keyboard input and the render side's drain and interpolation. Not included, and
+//! documented as allocating: a device connecting (the first tick announces the keyboard),
+//! `Command::ApplyBindings` and `Command::Swap` (the latter only frees on the sim thread when
+//! the event ring is full).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
+use gripline_app::realtime::Interpolator;
+use gripline_app::realtime::commands::Command;
+use gripline_app::realtime::rig::Rig;
+use gripline_app::realtime::session::Session;
+use gripline_app::realtime::sim_core::{SimCore, core_rings};
+use gripline_app::realtime::stats::SharedStats;
+use gripline_config::bindings::Bindings;
+use gripline_config::input_codes::key;
+use gripline_physics::powertrain::GearboxMode;
+
+#[global_allocator]
+static ALLOCATOR: AllocDisabler = AllocDisabler;
+
+#[test]
+fn steady_state_ticks_do_not_allocate() {
+    // Sanity: the checker does count.
+    reset_violation_count();
+    assert_no_alloc(|| drop(std::hint::black_box(vec![1u8; 16])));
+    assert!(
+        violation_count() > 0,
+        "the allocation checker is not active"
+    );
+    reset_violation_count();
+
+    let session = Session::load("corvette-c5", "circuit").unwrap();
+    let mut rig = Rig::without_ffb(&Bindings::default());
+    let mut keys = rig.add_keyboard();
+    let (rings, mut ui) = core_rings(64);
+    let mut core = SimCore::new(session, rig, rings, Arc::new(SharedStats::default()), true);
+    let mut interp = Interpolator::new(1.5);
+    let mut now = Duration::ZERO;
+    // Warm-up: the keyboard connects (allocates its slot once).
+    for _ in 0..10 {
+        now += Duration::from_millis(1);
+        core.tick(now);
+    }
+    interp.drain(&mut ui.snapshots);
+
+    let commands = [
+        (500, Command::Pause),
+        (600, Command::Resume),
+        (700, Command::KillFfb),
+        (800, Command::EnableFfb),
+        (1500, Command::SetAutopilot(false)),
+        (1600, Command::SetGearboxMode(GearboxMode::Sequential)),
+        (2000, Command::Reset),
+        (2100, Command::SetGearboxMode(GearboxMode::Automatic)),
+        (2200, Command::SetAutopilot(true)),
+    ];
+    // Queued between the checked ticks (the UI side may allocate).
+    let mut schedule: Vec<(u32, Option<Command>)> =
+        commands.into_iter().map(|(t, c)| (t, Some(c))).collect();
+    let mut allocating_ticks = Vec::with_capacity(3000);
+    for tick in 0..3000u32 {
+        for (at, command) in &mut schedule {
+            if *at == tick
+                && let Some(c) = command.take()
+            {
+                ui.commands.push(c).unwrap();
+            }
+        }
+        let before = violation_count();
+        assert_no_alloc(|| {
+            if tick == 1550 {
+                keys.key(key::UP, true);
+                keys.key(key::LEFT, true);
+            }
+            if tick == 1900 {
+                keys.key(key::UP, false);
+                keys.key(key::LEFT, false);
+            }
+            now += Duration::from_millis(1);
+            core.tick(now);
+            if tick.is_multiple_of(16) {
+                interp.drain(&mut ui.snapshots);
+                std::hint::black_box(interp.sample(now));
+            }
+        });
+        if violation_count() > before {
+            allocating_ticks.push(tick);
+        }
+    }
+    assert!(core.session().vehicle().snapshot().speed_m_per_s > 1.0);
+    assert!(
+        allocating_ticks.is_empty(),
+        "ticks that allocated: {allocating_ticks:?}"
+    );
+}
