@@ -1,13 +1,12 @@
 //! A private X server (Xvfb) for tests that open the real window.
 //!
-//! Each test starts its own server on a free display number, so tests can run in parallel
-//! and do not depend on the caller's `DISPLAY`. Xvfb is installed by `scripts/setup.sh
-//! --test`; when it is missing the test fails with that instruction, it is not skipped.
+//! Each test starts its own server; Xvfb picks a free display number itself (`-displayfd`),
+//! so tests can run in parallel without racing for numbers, and do not depend on the
+//! caller's `DISPLAY`. Xvfb is installed by `scripts/setup.sh --test`; when it is missing the
+//! test fails with that instruction, it is not skipped.
 
-use std::path::Path;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::thread;
-use std::time::{Duration, Instant};
 
 /// A running Xvfb, killed on drop.
 pub struct Xvfb {
@@ -17,41 +16,27 @@ pub struct Xvfb {
 }
 
 impl Xvfb {
-    /// Starts Xvfb at `width` × `height` on the first free display from :90 up.
+    /// Starts Xvfb with one `width` × `height` screen on a display of its choosing.
     pub fn start(width: u32, height: u32) -> Self {
-        for n in 90..140 {
-            let socket = format!("/tmp/.X11-unix/X{n}");
-            let lock = format!("/tmp/.X{n}-lock");
-            if Path::new(&socket).exists() || Path::new(&lock).exists() {
-                continue;
-            }
-            let display = format!(":{n}");
-            let child = Command::new("Xvfb")
-                .arg(&display)
-                .args(["-screen", "0", &format!("{width}x{height}x24")])
-                .args(["-nolisten", "tcp", "-noreset"])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap_or_else(|e| {
-                    panic!("cannot start Xvfb ({e}); install it with scripts/setup.sh --test")
-                });
-            let mut server = Self { child, display };
-            let started = Instant::now();
-            while started.elapsed() < Duration::from_secs(10) {
-                if Path::new(&socket).exists() {
-                    return server;
-                }
-                if let Ok(Some(status)) = server.child.try_wait() {
-                    // Lost a race for this display number: try the next one.
-                    eprintln!("Xvfb {} exited with {status}; trying another display", server.display);
-                    break;
-                }
-                thread::sleep(Duration::from_millis(50));
-            }
-            let _ = server.child.kill();
+        let mut child = Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", &format!("{width}x{height}x24")])
+            .args(["-nolisten", "tcp", "-noreset"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start Xvfb ({e}); install it with scripts/setup.sh --test"));
+        // Xvfb writes the display number once it accepts connections.
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).expect("reading Xvfb's display number");
+        let number: u32 = line.trim().parse().unwrap_or_else(|_| {
+            let _ = child.kill();
+            panic!("Xvfb did not report a display number (got {line:?})")
+        });
+        Self {
+            child,
+            display: format!(":{number}"),
         }
-        panic!("could not start Xvfb on any display from :90 to :139");
     }
 }
 
