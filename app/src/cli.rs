@@ -311,5 +311,4 @@ pub struct TireArgs {
     pub limits: bool,
 }
 
-impl TireArgs {
-}
+impl TireArgs {}

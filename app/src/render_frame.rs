@@ -23,7 +23,10 @@ const MAX_AT_S: f64 = 3600.0;
 /// written.
 pub fn run(args: &RenderArgs) -> Result<()> {
     if !(args.at.is_finite() && (0.0..=MAX_AT_S).contains(&args.at)) {
-        bail!("--at must be between 0 and {MAX_AT_S} seconds, got {}", args.at);
+        bail!(
+            "--at must be between 0 and {MAX_AT_S} seconds, got {}",
+            args.at
+        );
     }
     if args.width == 0 || args.height == 0 || args.width > 8192 || args.height > 8192 {
         bail!(
@@ -62,16 +65,20 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     }
     camera.update(&pose, 0.0);
 
-    let gpu = GpuContext::headless(AdapterChoice::from_env()).context("choosing a graphics adapter")?;
+    let gpu =
+        GpuContext::headless(AdapterChoice::from_env()).context("choosing a graphics adapter")?;
     eprintln!("gripline: rendering on {}", gpu.describe());
     let settings = RenderSettings {
         msaa_samples: args.msaa,
         ..RenderSettings::default()
     };
-    let mut renderer = OffscreenRenderer::new(gpu, &settings, &track, &visual, args.width, args.height)
-        .context("preparing the offscreen renderer")?;
+    let mut renderer =
+        OffscreenRenderer::new(gpu, &settings, &track, &visual, args.width, args.height)
+            .context("preparing the offscreen renderer")?;
     let frame = FrameInput::new(&pose, &camera, &visual, args.width, args.height);
-    let image = renderer.render_frame(&frame).context("rendering the frame")?;
+    let image = renderer
+        .render_frame(&frame)
+        .context("rendering the frame")?;
     image
         .write_png(&args.out)
         .with_context(|| format!("writing {}", args.out.display()))?;

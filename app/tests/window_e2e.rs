@@ -52,7 +52,13 @@ fn autopilot_drives_for_five_seconds_and_the_screenshot_shows_the_scene() {
     let dir = scratch_dir("autopilot");
     let shot = dir.join("last-frame.png");
     let output = Command::new(env!("CARGO_BIN_EXE_gripline"))
-        .args(["--vehicle", "corvette-c5", "--track", "circuit", "--autopilot"])
+        .args([
+            "--vehicle",
+            "corvette-c5",
+            "--track",
+            "circuit",
+            "--autopilot",
+        ])
         .args(["--exit-after", "5", "--stats", "--screenshot"])
         .arg(&shot)
         .env("DISPLAY", &xvfb.display)
@@ -79,17 +85,29 @@ fn autopilot_drives_for_five_seconds_and_the_screenshot_shows_the_scene() {
         .unwrap_or_else(|| panic!("no 'distance driven' line\nstdout:\n{stdout}"));
     // Five seconds from rest under the autopilot: the C5 reaches well over 10 m (a
     // 0.5 g average launch covers 60 m); 10 m leaves room for a slow start under load.
-    assert!(distance_m > 10.0, "drove only {distance_m} m\nstdout:\n{stdout}");
-    assert!(stdout.contains("sim ticks:"), "no timing report\nstdout:\n{stdout}");
+    assert!(
+        distance_m > 10.0,
+        "drove only {distance_m} m\nstdout:\n{stdout}"
+    );
+    assert!(
+        stdout.contains("sim ticks:"),
+        "no timing report\nstdout:\n{stdout}"
+    );
 
     let image = RgbaImage::read_png(&shot).unwrap();
     assert_eq!((image.width, image.height), (1280, 720));
     let colours = distinct_colours(&image);
-    assert!(colours > 200, "only {colours} distinct colours: not a rendered scene");
+    assert!(
+        colours > 200,
+        "only {colours} distinct colours: not a rendered scene"
+    );
     // Sky above the horizon is brighter than the ground below it.
     let sky = band_luma(&image, 20..80);
     let ground = band_luma(&image, 600..700);
-    assert!(sky > ground + 20.0, "sky luma {sky:.0} vs ground {ground:.0}");
+    assert!(
+        sky > ground + 20.0,
+        "sky luma {sky:.0} vs ground {ground:.0}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -114,11 +132,20 @@ fn hold_keys(display: &str, keys: &[&str], seconds: f64) {
             .args(args)
             .env("DISPLAY", display)
             .status()
-            .unwrap_or_else(|e| panic!("cannot run xdotool ({e}); install it with scripts/setup.sh --test"));
+            .unwrap_or_else(|e| {
+                panic!("cannot run xdotool ({e}); install it with scripts/setup.sh --test")
+            });
         assert!(status.success(), "xdotool {args:?} failed");
     };
     // Focus the window (there is no window manager under Xvfb) and press.
-    xdotool(&["search", "--sync", "--name", "^Gripline$", "windowfocus", "--sync"]);
+    xdotool(&[
+        "search",
+        "--sync",
+        "--name",
+        "^Gripline$",
+        "windowfocus",
+        "--sync",
+    ]);
     for key in keys {
         xdotool(&["keydown", key]);
     }
@@ -133,7 +160,14 @@ fn the_car_drives_with_the_keyboard() {
     let xvfb = Xvfb::start(1024, 576);
     let dir = scratch_dir("keyboard");
     let child = Command::new(env!("CARGO_BIN_EXE_gripline"))
-        .args(["--vehicle", "corvette-c5", "--track", "circuit", "--size", "640x360"])
+        .args([
+            "--vehicle",
+            "corvette-c5",
+            "--track",
+            "circuit",
+            "--size",
+            "640x360",
+        ])
         .args(["--exit-after", "9"])
         .env("DISPLAY", &xvfb.display)
         .env_remove("WAYLAND_DISPLAY")
@@ -148,7 +182,10 @@ fn the_car_drives_with_the_keyboard() {
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(
+        output.status.success(),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
     let distance_m: f64 = stdout
         .lines()
         .find_map(|l| l.strip_prefix("distance driven: "))
@@ -157,7 +194,10 @@ fn the_car_drives_with_the_keyboard() {
         .unwrap_or_else(|| panic!("no 'distance driven' line\nstdout:\n{stdout}"));
     // Full throttle for 4 s from rest in the automatic box: the C5 covers well over 30 m
     // (0.5 g average gives 39 m). Without the key the car stays put (< 1 m).
-    assert!(distance_m > 15.0, "drove only {distance_m} m with the throttle held\nstdout:\n{stdout}");
+    assert!(
+        distance_m > 15.0,
+        "drove only {distance_m} m with the throttle held\nstdout:\n{stdout}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -168,7 +208,15 @@ fn every_settings_tab_draws_a_real_picture() {
     for tab in ["controls", "ffb", "car", "graphics"] {
         let shot = dir.join(format!("settings-{tab}.png"));
         let output = Command::new(env!("CARGO_BIN_EXE_gripline"))
-            .args(["--size", "960x540", "--settings", tab, "--exit-after", "1.5", "--screenshot"])
+            .args([
+                "--size",
+                "960x540",
+                "--settings",
+                tab,
+                "--exit-after",
+                "1.5",
+                "--screenshot",
+            ])
             .arg(&shot)
             .env("DISPLAY", &xvfb.display)
             .env_remove("WAYLAND_DISPLAY")
@@ -184,7 +232,10 @@ fn every_settings_tab_draws_a_real_picture() {
         let colours = distinct_colours(&image);
         assert!(colours > 40, "{tab}: only {colours} colours");
         let middle = band_luma(&image, 200..340);
-        assert!(middle < 80.0, "{tab}: the settings panel is not there (luma {middle:.0})");
+        assert!(
+            middle < 80.0,
+            "{tab}: the settings panel is not there (luma {middle:.0})"
+        );
     }
     // Opening the screen saves nothing: only Apply writes settings.
     assert!(!dir.join("config/gripline/settings.ron").exists());

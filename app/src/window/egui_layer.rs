@@ -6,6 +6,11 @@
 use egui_wgpu::ScreenDescriptor;
 use winit::window::Window;
 
+#[allow(clippy::cast_possible_truncation)]
+fn scale_factor(window: &Window) -> f32 {
+    window.scale_factor() as f32
+}
+
 /// egui's context, its winit glue and its wgpu renderer.
 pub struct EguiLayer {
     ctx: egui::Context,
@@ -29,7 +34,7 @@ impl EguiLayer {
             ctx.clone(),
             egui::ViewportId::ROOT,
             window,
-            Some(window.scale_factor() as f32),
+            Some(scale_factor(window)),
             None,
             Some(device.limits().max_texture_dimension_2d as usize),
         );

@@ -124,7 +124,10 @@ mod tests {
         let t0 = Instant::now();
         for i in 0..(2 * WINDOW as u64) {
             let cpu = if i < WINDOW as u64 { 50 } else { 1 };
-            stats.record(Duration::from_millis(cpu), t0 + Duration::from_millis(i * 5));
+            stats.record(
+                Duration::from_millis(cpu),
+                t0 + Duration::from_millis(i * 5),
+            );
         }
         assert!((stats.cpu_median_ms() - 1.0).abs() < 1e-9);
         assert_eq!(stats.count(), 2 * WINDOW as u64);

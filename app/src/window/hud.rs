@@ -69,6 +69,12 @@ pub struct TimingFigures {
     pub fps: f64,
 }
 
+/// Screen geometry is `f32` in egui; the figures drawn are small and finite.
+#[allow(clippy::cast_possible_truncation)]
+fn to_f32(x: f64) -> f32 {
+    x as f32
+}
+
 const PANEL_FILL: Color32 = Color32::from_rgba_premultiplied(10, 12, 16, 200);
 
 /// Draws the HUD.
@@ -207,8 +213,8 @@ fn rpm_bar(ui: &mut Ui, rpm: f64, redline: f64, limiter: f64) {
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 3.0, Color32::from_gray(40));
     let top = limiter.max(1.0);
-    let frac = (rpm / top).clamp(0.0, 1.0) as f32;
-    let red_frac = (redline / top).clamp(0.0, 1.0) as f32;
+    let frac = to_f32((rpm / top).clamp(0.0, 1.0));
+    let red_frac = to_f32((redline / top).clamp(0.0, 1.0));
     let fill = Rect::from_min_size(rect.min, Vec2::new(rect.width() * frac, rect.height()));
     let colour = if rpm >= redline {
         Color32::from_rgb(230, 40, 40)
@@ -236,11 +242,10 @@ fn pedals(ui: &mut Ui, s: &Snapshot) {
     ui.horizontal(|ui| {
         for (name, value, colour) in bars {
             ui.vertical(|ui| {
-                let (rect, _) =
-                    ui.allocate_exact_size(Vec2::new(12.0, 56.0), egui::Sense::hover());
+                let (rect, _) = ui.allocate_exact_size(Vec2::new(12.0, 56.0), egui::Sense::hover());
                 let painter = ui.painter_at(rect);
                 painter.rect_filled(rect, 2.0, Color32::from_gray(40));
-                let h = rect.height() * value.clamp(0.0, 1.0) as f32;
+                let h = rect.height() * to_f32(value.clamp(0.0, 1.0));
                 painter.rect_filled(
                     Rect::from_min_max(Pos2::new(rect.min.x, rect.max.y - h), rect.max),
                     2.0,
@@ -259,7 +264,7 @@ fn steering_dial(ui: &mut Ui, steering_wheel_rad: f64, lock_deg: f64) {
     let radius = rect.width() * 0.45;
     painter.circle_stroke(centre, radius, Stroke::new(3.0, Color32::from_gray(200)));
     // Positive steering is to the left (ISO 8855): the top marker turns anticlockwise.
-    let angle = -steering_wheel_rad as f32;
+    let angle = -to_f32(steering_wheel_rad);
     let dir = Vec2::new(angle.sin(), -angle.cos());
     painter.line_segment(
         [centre, centre + dir * radius],
@@ -279,7 +284,7 @@ fn ffb_meter(ui: &mut Ui, level: f64, clip: f64) {
         let painter = ui.painter_at(rect);
         painter.rect_filled(rect, 2.0, Color32::from_gray(40));
         let mid = rect.center().x;
-        let x = mid + rect.width() * 0.5 * level.clamp(-1.0, 1.0) as f32;
+        let x = mid + rect.width() * 0.5 * to_f32(level.clamp(-1.0, 1.0));
         let bar = Rect::from_x_y_ranges(mid.min(x)..=mid.max(x), rect.y_range());
         let colour = if level.abs() >= 0.98 {
             Color32::RED
@@ -288,13 +293,17 @@ fn ffb_meter(ui: &mut Ui, level: f64, clip: f64) {
         };
         painter.rect_filled(bar, 2.0, colour);
         ui.label(
-            RichText::new(format!("FFB {:>3.0}%  clip {:>4.1}%", level.abs() * 100.0, clip * 100.0))
-                .font(FontId::monospace(12.0))
-                .color(if clip > 0.02 {
-                    Color32::from_rgb(255, 120, 80)
-                } else {
-                    Color32::WHITE
-                }),
+            RichText::new(format!(
+                "FFB {:>3.0}%  clip {:>4.1}%",
+                level.abs() * 100.0,
+                clip * 100.0
+            ))
+            .font(FontId::monospace(12.0))
+            .color(if clip > 0.02 {
+                Color32::from_rgb(255, 120, 80)
+            } else {
+                Color32::WHITE
+            }),
         );
     });
 }
@@ -332,13 +341,15 @@ fn wheels(ui: &mut Ui, s: &Snapshot) {
                     w.slip_angle_rad.to_degrees()
                 );
                 let saturated = w.slip_ratio.abs() > 0.12 || w.slip_angle_rad.abs() > 0.14;
-                ui.label(RichText::new(text).font(FontId::monospace(12.0)).color(
-                    if saturated {
-                        Color32::from_rgb(255, 140, 60)
-                    } else {
-                        Color32::WHITE
-                    },
-                ));
+                ui.label(
+                    RichText::new(text)
+                        .font(FontId::monospace(12.0))
+                        .color(if saturated {
+                            Color32::from_rgb(255, 140, 60)
+                        } else {
+                            Color32::WHITE
+                        }),
+                );
                 if i % 2 == 1 {
                     ui.end_row();
                 }

@@ -43,8 +43,8 @@ use winit::window::{Window, WindowId};
 
 use crate::realtime::device_thread::DeviceThread;
 use crate::realtime::{
-    Command, Interpolator, KeyboardSender, Rig, Session, SimConfig, SimEvent, SimHandle,
-    SimThread, Stamped,
+    Command, Interpolator, KeyboardSender, Rig, Session, SimConfig, SimEvent, SimHandle, SimThread,
+    Stamped,
 };
 
 use self::egui_layer::EguiLayer;
@@ -52,7 +52,9 @@ use self::frame_stats::FrameStats;
 use self::pause_menu::MenuChoice;
 use self::settings_flow::SettingsFlow;
 use self::surface::WindowSurface;
-use gripline_config::settings::{Fullscreen, PresentMode as PresentChoice, Settings, SettingsStore};
+use gripline_config::settings::{
+    Fullscreen, PresentMode as PresentChoice, Settings, SettingsStore,
+};
 
 /// How the window starts.
 #[derive(Clone, Debug)]
@@ -161,7 +163,8 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
     aids.tc_enabled = settings.session.aids.traction_control;
     let _ = sim.send(Command::SetAids(aids));
 
-    let event_loop = EventLoop::new().context("opening the display (is DISPLAY or WAYLAND_DISPLAY set?)")?;
+    let event_loop =
+        EventLoop::new().context("opening the display (is DISPLAY or WAYLAND_DISPLAY set?)")?;
     event_loop.set_control_flow(ControlFlow::Wait);
     let mut app = App {
         options,
@@ -183,7 +186,9 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         aids_of_car,
         loader: None,
     };
-    event_loop.run_app(&mut app).context("running the window's event loop")?;
+    event_loop
+        .run_app(&mut app)
+        .context("running the window's event loop")?;
     app.shutdown();
     if let Some(error) = app.error.take() {
         return Err(error);
@@ -248,7 +253,10 @@ impl App {
         let [width, height] = self.options.size_px;
         let mut attributes = Window::default_attributes()
             .with_title("Gripline")
-            .with_inner_size(winit::dpi::PhysicalSize::new(width.max(320), height.max(200)))
+            .with_inner_size(winit::dpi::PhysicalSize::new(
+                width.max(320),
+                height.max(200),
+            ))
             .with_min_inner_size(winit::dpi::PhysicalSize::new(320, 200));
         if self.options.fullscreen {
             attributes =
@@ -259,14 +267,16 @@ impl App {
                 .create_window(attributes)
                 .context("creating the window")?,
         );
-        let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
-            Box::new(event_loop.owned_display_handle()),
-        ));
+        let instance =
+            wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
+                Box::new(event_loop.owned_display_handle()),
+            ));
         let raw_surface = instance
             .create_surface(window.clone())
             .context("creating the window's drawing surface")?;
-        let gpu = GpuContext::with_instance(instance, Some(&raw_surface), AdapterChoice::from_env())
-            .context("choosing a graphics adapter")?;
+        let gpu =
+            GpuContext::with_instance(instance, Some(&raw_surface), AdapterChoice::from_env())
+                .context("choosing a graphics adapter")?;
         let surface = WindowSurface::new(
             raw_surface,
             window.clone(),
@@ -356,7 +366,10 @@ impl App {
         if let Some(usage) = keyboard::hid_usage(code) {
             if self.flow.is_open() {
                 // The settings screen sees the key (to bind it); the car does not.
-                let now = self.running.as_ref().map_or(Duration::ZERO, |r| r.started.elapsed());
+                let now = self
+                    .running
+                    .as_ref()
+                    .map_or(Duration::ZERO, |r| r.started.elapsed());
                 self.flow.live.feed(
                     &gripline_input::device::InputEvent::Button {
                         device: crate::realtime::keyboard::KEYBOARD_DEVICE,
@@ -389,9 +402,11 @@ impl App {
                 SimEvent::NextCamera => cycle_camera += 1,
                 SimEvent::CarRecovered => notices.push("Car recovered to the start".to_owned()),
                 SimEvent::FfbFailed => {
-                    notices.push("Force feedback stopped: the wheel did not accept a write".to_owned());
+                    notices.push(
+                        "Force feedback stopped: the wheel did not accept a write".to_owned(),
+                    );
                 }
-                SimEvent::Input(notice) => notices.push(input_notice_text(&notice)),
+                SimEvent::Input(notice) => notices.push(input_notice_text(notice)),
             }
         }
         if let Some(r) = self.running.as_mut() {
@@ -409,7 +424,9 @@ impl App {
         let exit_due = self.exit_due();
         let Some(sim) = self.sim.as_mut() else { return };
         let stats = sim.stats();
-        let Some(r) = self.running.as_mut() else { return };
+        let Some(r) = self.running.as_mut() else {
+            return;
+        };
         let frame_start = Instant::now();
         let dt_s = r
             .last_frame
@@ -507,7 +524,7 @@ impl App {
 
         let mut shot_path = None;
         if exit_due {
-            shot_path = self.options.screenshot.clone();
+            shot_path.clone_from(&self.options.screenshot);
         }
         let [width, height] = r.surface.size();
         let input = FrameInput::new(&pose, &r.camera, &self.visual, width, height);
@@ -543,8 +560,8 @@ impl App {
             [width, height],
             prepared,
         );
-        let pending_shot = pending_shot
-            .map(|(target, path)| (target.copy_out(&r.gpu.device, &mut encoder), path));
+        let pending_shot =
+            pending_shot.map(|(target, path)| (target.copy_out(&r.gpu.device, &mut encoder), path));
         r.gpu
             .queue
             .submit(user_buffers.into_iter().chain([encoder.finish()]));
@@ -570,7 +587,8 @@ impl App {
             }
             Some(MenuChoice::Settings) => {
                 self.keyboard.release_all();
-                self.flow.open(self.dash.lock_deg, settings_flow::Tab::Controls);
+                self.flow
+                    .open(self.dash.lock_deg, settings_flow::Tab::Controls);
             }
             Some(MenuChoice::Quit) => {
                 if let Some(r) = self.running.as_mut() {
@@ -624,12 +642,15 @@ impl App {
     /// Applies the graphics settings in force to the window, surface, scene and camera.
     fn apply_graphics(&mut self) {
         let g = self.flow.settings.graphics.clone();
-        let Some(r) = self.running.as_mut() else { return };
+        let Some(r) = self.running.as_mut() else {
+            return;
+        };
         r.camera.fov_deg = g.fov_deg;
         r.surface
             .set_presentation(&r.gpu.device, g.present_mode, g.frame_latency);
         let size = r.window.inner_size();
-        if (size.width, size.height) != (g.width, g.height) && g.fullscreen == Fullscreen::Windowed {
+        if (size.width, size.height) != (g.width, g.height) && g.fullscreen == Fullscreen::Windowed
+        {
             let _ = r
                 .window
                 .request_inner_size(winit::dpi::PhysicalSize::new(g.width, g.height));
@@ -648,7 +669,9 @@ impl App {
 
     /// Builds the scene renderer again (new track, car or MSAA).
     fn rebuild_scene(&mut self) {
-        let Some(r) = self.running.as_mut() else { return };
+        let Some(r) = self.running.as_mut() else {
+            return;
+        };
         let settings = RenderSettings {
             msaa_samples: self.options.msaa_samples,
             ..RenderSettings::default()
@@ -664,13 +687,17 @@ impl App {
 
     /// Swaps in a car and track loaded in the background, once ready.
     fn poll_loader(&mut self) {
-        let Some(loader) = self.loader.as_mut() else { return };
+        let Some(loader) = self.loader.as_mut() else {
+            return;
+        };
         let Some(result) = loader.poll() else { return };
         self.loader = None;
         match result {
             Ok(session) => {
                 let Some(track) = session.world().track().map(|t| t.mesh.clone()) else {
-                    self.notify("That track has no ground to draw (the flat plane): not loaded".to_owned());
+                    self.notify(
+                        "That track has no ground to draw (the flat plane): not loaded".to_owned(),
+                    );
                     return;
                 };
                 let params = session.vehicle().params();
@@ -685,7 +712,9 @@ impl App {
                 let name = format!("{} on {}", params.name, session.world().name());
                 self.rebuild_scene();
                 self.send(Command::Swap(Box::new(session)));
-                self.send(Command::SetGearboxMode(self.flow.settings.session.gearbox_mode));
+                self.send(Command::SetGearboxMode(
+                    self.flow.settings.session.gearbox_mode,
+                ));
                 let mut aids = self.aids_of_car.clone();
                 aids.abs_enabled = self.flow.settings.session.aids.abs;
                 aids.tc_enabled = self.flow.settings.session.aids.traction_control;
@@ -774,12 +803,14 @@ fn stats_report(stats: &crate::realtime::SimStats) -> String {
     )
 }
 
-fn input_notice_text(notice: &gripline_input::bindings::InputNotice) -> String {
+fn input_notice_text(notice: gripline_input::bindings::InputNotice) -> String {
     use gripline_input::bindings::InputNotice;
     match notice {
         InputNotice::DeviceConnected { .. } => "Input device connected".to_owned(),
         InputNotice::DeviceLost { .. } => "Input device lost: paused".to_owned(),
-        _ => "Input device changed".to_owned(),
+        InputNotice::TooManyDevices { .. } => {
+            "Too many input devices: the newest one is ignored".to_owned()
+        }
     }
 }
 
@@ -820,7 +851,10 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::KeyboardInput { event, .. } => {
-                let egui_wants = self.running.as_ref().is_some_and(|r| r.egui.wants_keyboard());
+                let egui_wants = self
+                    .running
+                    .as_ref()
+                    .is_some_and(|r| r.egui.wants_keyboard());
                 if !(consumed && egui_wants) {
                     self.on_key(event_loop, &event);
                 }
@@ -902,7 +936,9 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
         Err(error) => (
             Settings::default(),
             None,
-            vec![format!("settings: {error}; using the defaults for this session")],
+            vec![format!(
+                "settings: {error}; using the defaults for this session"
+            )],
         ),
     };
     for message in &messages {
@@ -944,7 +980,10 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
         settings_tab: args.settings.map(settings_tab),
         startup_notice: messages.first().map(|first| {
             if messages.len() > 1 {
-                format!("{first} (and {} more: see the terminal)", messages.len() - 1)
+                format!(
+                    "{first} (and {} more: see the terminal)",
+                    messages.len() - 1
+                )
             } else {
                 first.clone()
             }

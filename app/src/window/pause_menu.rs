@@ -38,8 +38,11 @@ pub fn draw(ctx: &Context, notice: Option<&str>) -> Option<MenuChoice> {
                         }
                         ui.add_space(12.0);
                         let button = |ui: &mut egui::Ui, text: &str| {
-                            ui.add_sized([200.0, 32.0], egui::Button::new(RichText::new(text).size(18.0)))
-                                .clicked()
+                            ui.add_sized(
+                                [200.0, 32.0],
+                                egui::Button::new(RichText::new(text).size(18.0)),
+                            )
+                            .clicked()
                         };
                         if button(ui, "Resume") {
                             choice = Some(MenuChoice::Resume);

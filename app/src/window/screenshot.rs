@@ -65,7 +65,11 @@ impl ScreenshotTarget {
 
     /// Records the copy of the drawn frame into a new read-back buffer; submit `encoder`,
     /// then call [`PendingShot::finish`].
-    pub fn copy_out(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder) -> PendingShot {
+    pub fn copy_out(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> PendingShot {
         let bytes_per_row = padded_bytes_per_row(self.width);
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("screenshot read-back"),

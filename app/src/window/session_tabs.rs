@@ -6,7 +6,9 @@
 use std::path::Path;
 
 use egui::{ComboBox, RichText, Ui};
-use gripline_config::settings::{CameraView, Fullscreen, GraphicsSettings, PresentMode, SessionSettings};
+use gripline_config::settings::{
+    CameraView, Fullscreen, GraphicsSettings, PresentMode, SessionSettings,
+};
 use gripline_physics::powertrain::GearboxMode;
 
 /// Shipped asset names of one kind (file stems of `assets/<kind>/*.ron`), sorted.
@@ -32,11 +34,18 @@ fn names_in(dir: &Path) -> Vec<String> {
 }
 
 /// Car, track, gearbox mode and aids.
-pub fn session_tab(ui: &mut Ui, session: &mut SessionSettings, vehicles: &[String], tracks: &[String]) {
+pub fn session_tab(
+    ui: &mut Ui,
+    session: &mut SessionSettings,
+    vehicles: &[String],
+    tracks: &[String],
+) {
     ui.heading("Car and track");
     ui.label(
-        RichText::new("A new car or track loads in the background and replaces the current one when ready.")
-            .weak(),
+        RichText::new(
+            "A new car or track loads in the background and replaces the current one when ready.",
+        )
+        .weak(),
     );
     ui.add_space(6.0);
     egui::Grid::new("session-grid")
@@ -51,9 +60,21 @@ pub fn session_tab(ui: &mut Ui, session: &mut SessionSettings, vehicles: &[Strin
             ui.end_row();
             ui.label("Gearbox");
             ui.horizontal(|ui| {
-                ui.radio_value(&mut session.gearbox_mode, GearboxMode::Automatic, "Automatic");
-                ui.radio_value(&mut session.gearbox_mode, GearboxMode::Sequential, "Sequential");
-                ui.radio_value(&mut session.gearbox_mode, GearboxMode::HPattern, "H-pattern (clutch and shifter)");
+                ui.radio_value(
+                    &mut session.gearbox_mode,
+                    GearboxMode::Automatic,
+                    "Automatic",
+                );
+                ui.radio_value(
+                    &mut session.gearbox_mode,
+                    GearboxMode::Sequential,
+                    "Sequential",
+                );
+                ui.radio_value(
+                    &mut session.gearbox_mode,
+                    GearboxMode::HPattern,
+                    "H-pattern (clutch and shifter)",
+                );
             });
             ui.end_row();
         });
@@ -61,7 +82,10 @@ pub fn session_tab(ui: &mut Ui, session: &mut SessionSettings, vehicles: &[Strin
     ui.heading("Driving aids");
     ui.checkbox(&mut session.aids.abs, "Anti-lock brakes (ABS)");
     ui.checkbox(&mut session.aids.traction_control, "Traction control");
-    ui.checkbox(&mut session.aids.auto_clutch, "Automatic clutch (sequential gearbox)");
+    ui.checkbox(
+        &mut session.aids.auto_clutch,
+        "Automatic clutch (sequential gearbox)",
+    );
 }
 
 fn pick_name(ui: &mut Ui, id: &str, value: &mut String, names: &[String]) {

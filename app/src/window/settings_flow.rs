@@ -7,8 +7,8 @@ use gripline_input::ffb::pipeline::PipelineParams;
 use gripline_physics::vehicle::AidParams;
 
 use crate::realtime::Command;
-use crate::settings_ui::live_input::LiveInput;
 pub use crate::settings_ui::Tab;
+use crate::settings_ui::live_input::LiveInput;
 use crate::settings_ui::{ExtraTab, FfbRouting, SettingsAction, SettingsScreen};
 
 use super::session_tabs;
@@ -132,7 +132,11 @@ impl SettingsFlow {
                 ..Applied::default()
             }),
             SettingsAction::KillFfb(on) => Some(Applied {
-                commands: vec![if on { Command::KillFfb } else { Command::EnableFfb }],
+                commands: vec![if on {
+                    Command::KillFfb
+                } else {
+                    Command::EnableFfb
+                }],
                 ..Applied::default()
             }),
         }
@@ -146,7 +150,8 @@ impl SettingsFlow {
                 Ok(messages) => lines.extend(messages.iter().map(ToString::to_string)),
                 Err(error) => lines.push(format!("settings not saved: {error}")),
             },
-            None => lines.push("no configuration folder: settings last for this session only".to_owned()),
+            None => lines
+                .push("no configuration folder: settings last for this session only".to_owned()),
         }
         for line in &lines {
             eprintln!("gripline: {line}");
@@ -242,9 +247,12 @@ mod tests {
             Some(("corvette-c5".to_owned(), "proving-ground".to_owned()))
         );
         assert!(applied.graphics_changed);
-        assert!(applied.commands.iter().any(
-            |c| matches!(c, Command::SetAids(a) if !a.abs_enabled && a.tc_enabled)
-        ));
+        assert!(
+            applied
+                .commands
+                .iter()
+                .any(|c| matches!(c, Command::SetAids(a) if !a.abs_enabled && a.tc_enabled))
+        );
         // Saved: a fresh store reads the same settings back.
         let loaded = SettingsStore::new(dir.clone()).load();
         assert_eq!(loaded.settings.session.track_id, "proving-ground");

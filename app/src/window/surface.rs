@@ -135,7 +135,12 @@ impl WindowSurface {
     }
 
     /// Changes the present mode and frames in flight (takes effect at once).
-    pub fn set_presentation(&mut self, device: &wgpu::Device, present: PresentChoice, frame_latency: u32) {
+    pub fn set_presentation(
+        &mut self,
+        device: &wgpu::Device,
+        present: PresentChoice,
+        frame_latency: u32,
+    ) {
         self.config.present_mode = present_mode(present, &self.supported_present_modes);
         self.config.desired_maximum_frame_latency = frame_latency.clamp(1, 3);
         if self.configured {
@@ -158,11 +163,7 @@ impl WindowSurface {
 
     /// Acquires the next frame, or `None` when this frame must be skipped (the reason is
     /// counted in [`WindowSurface::skipped`]).
-    pub fn acquire(
-        &mut self,
-        instance: &wgpu::Instance,
-        device: &wgpu::Device,
-    ) -> Option<Frame> {
+    pub fn acquire(&mut self, instance: &wgpu::Instance, device: &wgpu::Device) -> Option<Frame> {
         if !self.configured {
             self.skipped.zero_size += 1;
             return None;
@@ -230,7 +231,9 @@ impl WindowSurface {
             format: Some(self.view_format),
             ..Default::default()
         });
-        let ui_view = texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let ui_view = texture
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
         Frame {
             texture,
             scene_view,

@@ -19,16 +19,26 @@ impl Xvfb {
     /// Starts Xvfb with one `width` × `height` screen on a display of its choosing.
     pub fn start(width: u32, height: u32) -> Self {
         let mut child = Command::new("Xvfb")
-            .args(["-displayfd", "1", "-screen", "0", &format!("{width}x{height}x24")])
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                &format!("{width}x{height}x24"),
+            ])
             .args(["-nolisten", "tcp", "-noreset"])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| panic!("cannot start Xvfb ({e}); install it with scripts/setup.sh --test"));
+            .unwrap_or_else(|e| {
+                panic!("cannot start Xvfb ({e}); install it with scripts/setup.sh --test")
+            });
         // Xvfb writes the display number once it accepts connections.
         let stdout = child.stdout.take().expect("piped stdout");
         let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).expect("reading Xvfb's display number");
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("reading Xvfb's display number");
         let number: u32 = line.trim().parse().unwrap_or_else(|_| {
             let _ = child.kill();
             panic!("Xvfb did not report a display number (got {line:?})")
