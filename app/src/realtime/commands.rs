@@ -53,6 +53,43 @@ pub enum Command {
     EnableFfb,
     /// Sleep this long inside the tick: a stall, for tests and diagnostics of the catch-up.
     Stall(Duration),
+    /// Play a force-feedback test effect (from the settings screen), paused or not.
+    FfbTest(FfbTest),
+}
+
+/// A force-feedback test effect: its torque replaces the car's while it plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FfbTest {
+    /// A push towards the left (N·m, positive), for `PULSE_S` seconds.
+    PulseLeft(f64),
+    /// A push towards the right.
+    PulseRight(f64),
+    /// A centring spring whose stiffness sweeps from zero to `max_nm` at a quarter turn,
+    /// over `SWEEP_S` seconds: turn the wheel and feel it stiffen.
+    SpringSweep(f64),
+}
+
+impl FfbTest {
+    /// How long a pulse lasts (s), fade-in included.
+    pub const PULSE_S: f64 = 1.0;
+    /// How long the spring sweep lasts (s).
+    pub const SWEEP_S: f64 = 4.0;
+
+    /// The torque at `t` seconds into the effect (positive turns the wheel left), with the
+    /// steering wheel at `wheel_rad`; `None` once the effect is over.
+    pub fn torque_nm(self, t: f64, wheel_rad: f64) -> Option<f64> {
+        let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
+        match self {
+            Self::PulseLeft(nm) if t < Self::PULSE_S => Some(finite(nm).abs()),
+            Self::PulseRight(nm) if t < Self::PULSE_S => Some(-finite(nm).abs()),
+            Self::SpringSweep(max_nm) if t < Self::SWEEP_S => {
+                let stiffness = finite(max_nm).abs() / std::f64::consts::FRAC_PI_2 * (t / Self::SWEEP_S);
+                let torque = -stiffness * finite(wheel_rad);
+                Some(torque.clamp(-finite(max_nm).abs(), finite(max_nm).abs()))
+            }
+            _ => None,
+        }
+    }
 }
 
 /// Something the UI frees for the sim thread.

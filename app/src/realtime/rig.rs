@@ -112,17 +112,20 @@ impl Rig {
     }
 
     /// Polls every backend at `now` and hands the events to the mapper; `notice` receives
-    /// each notice for the app. Then produces the tick's controls and actions.
+    /// each notice for the app and `raw` every event as it came. Then produces the tick's
+    /// controls and actions.
     pub fn poll(
         &mut self,
         now: Duration,
         dt: f64,
         mut notice: impl FnMut(InputNotice),
+        mut raw: impl FnMut(&InputEvent),
     ) -> TickOutput {
         for input in &mut self.inputs {
             self.events.clear();
             input.poll(now, &mut self.events);
             for event in &self.events {
+                raw(event);
                 if let Some(n) = self.mapper.handle(event) {
                     notice(n);
                 }

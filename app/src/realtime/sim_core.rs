@@ -26,7 +26,9 @@ use gripline_input::ffb::safety::StopReason;
 use gripline_physics::powertrain::GearboxMode;
 use rtrb::{Consumer, Producer, RingBuffer};
 
-use super::commands::{Command, Retired, SimEvent};
+use gripline_input::device::InputEvent;
+
+use super::commands::{Command, FfbTest, Retired, SimEvent};
 use super::rig::Rig;
 use super::session::{DT, Session};
 use super::snapshot_ring::{HudFrame, SnapshotConsumer, SnapshotProducer, Stamped, snapshot_ring};
@@ -43,7 +45,9 @@ pub struct SimCore {
     commands: Consumer<Command>,
     snapshots: SnapshotProducer,
     events: Producer<SimEvent>,
+    raw_input: Producer<InputEvent>,
     stats: Arc<SharedStats>,
+    ffb_test: Option<(FfbTest, Duration)>,
     paused: bool,
     autopilot: bool,
     /// What the player asked for: kept across swaps to a world without autopilot and back.
@@ -76,6 +80,8 @@ pub struct CoreRings {
     pub snapshots: SnapshotProducer,
     /// Events to the UI.
     pub events: Producer<SimEvent>,
+    /// Every raw input event, for the settings screen's live values.
+    pub raw_input: Producer<InputEvent>,
 }
 
 /// The UI-side ends of the rings of a [`SimCore`].
@@ -87,28 +93,36 @@ pub struct UiRings {
     pub snapshots: SnapshotConsumer,
     /// Events from the sim.
     pub events: Consumer<SimEvent>,
+    /// Raw input events from the sim's devices.
+    pub raw_input: Consumer<InputEvent>,
 }
 
 /// Commands the command ring holds.
 pub const COMMAND_RING_CAPACITY: usize = 64;
 /// Events the sim → UI ring holds.
 pub const EVENT_RING_CAPACITY: usize = 256;
+/// Raw input events the sim → UI ring holds (about a second of a wheel and pedals moving
+/// at a 60 Hz frame rate; older ones are dropped when the UI does not drain it).
+pub const RAW_INPUT_RING_CAPACITY: usize = 4096;
 
 /// The three rings between a [`SimCore`] and the UI, with `snapshot_capacity` snapshots.
 pub fn core_rings(snapshot_capacity: usize) -> (CoreRings, UiRings) {
     let (commands_tx, commands_rx) = RingBuffer::new(COMMAND_RING_CAPACITY);
     let (events_tx, events_rx) = RingBuffer::new(EVENT_RING_CAPACITY);
     let (snapshots_tx, snapshots_rx) = snapshot_ring(snapshot_capacity);
+    let (raw_tx, raw_rx) = RingBuffer::new(RAW_INPUT_RING_CAPACITY);
     (
         CoreRings {
             commands: commands_rx,
             snapshots: snapshots_tx,
             events: events_tx,
+            raw_input: raw_tx,
         },
         UiRings {
             commands: commands_tx,
             snapshots: snapshots_rx,
             events: events_rx,
+            raw_input: raw_rx,
         },
     )
 }
@@ -129,7 +143,9 @@ impl SimCore {
             commands: rings.commands,
             snapshots: rings.snapshots,
             events: rings.events,
+            raw_input: rings.raw_input,
             stats,
+            ffb_test: None,
             paused: false,
             autopilot: false,
             autopilot_wanted: false,
@@ -178,16 +194,26 @@ impl SimCore {
 
         let mut lost_controls = false;
         let events = &mut self.events;
-        let input = self.rig.poll(now, DT, |notice| {
-            if let InputNotice::DeviceLost {
-                carries_controls: true,
-                ..
-            } = notice
-            {
-                lost_controls = true;
-            }
-            let _ = events.push(SimEvent::Input(notice));
-        });
+        let raw_input = &mut self.raw_input;
+        let input = self.rig.poll(
+            now,
+            DT,
+            |notice| {
+                if let InputNotice::DeviceLost {
+                    carries_controls: true,
+                    ..
+                } = notice
+                {
+                    lost_controls = true;
+                }
+                let _ = events.push(SimEvent::Input(notice));
+            },
+            // Axis and button events clone without allocating; a connection's name does
+            // allocate, on that rare event only.
+            |event| {
+                let _ = raw_input.push(event.clone());
+            },
+        );
         if lost_controls {
             self.set_paused(true, now);
         }
@@ -234,6 +260,24 @@ impl SimCore {
                 self.reset(now);
                 None
             }
+        };
+        // A test effect from the settings screen replaces the car's torque, paused or not.
+        let column = match self.ffb_test {
+            Some((test, started)) => {
+                let t = now.saturating_sub(started).as_secs_f64();
+                match test.torque_nm(t, input.controls.steering_wheel_rad) {
+                    Some(torque) => Some((torque, input.controls.steering_wheel_rad)),
+                    None => {
+                        self.ffb_test = None;
+                        if self.paused {
+                            let result = self.rig.stop_ffb(StopReason::Pause);
+                            self.ffb_result(&result);
+                        }
+                        column
+                    }
+                }
+            }
+            None => column,
         };
         // After a backend error force feedback stays off (zero was sent) until re-enabled.
         let ffb = if self.ffb_down {
@@ -320,6 +364,13 @@ impl SimCore {
                 }
             }
             Command::Stall(duration) => std::thread::sleep(duration),
+            Command::FfbTest(test) => {
+                self.ffb_test = Some((test, now));
+                if self.paused && !self.ffb_down {
+                    // Force feedback is stopped while paused: start it for the test.
+                    self.rig.start_ffb(now);
+                }
+            }
         }
     }
 

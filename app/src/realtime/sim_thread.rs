@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use gripline_input::device::InputEvent;
 use rtrb::{Consumer, Producer};
 
 use super::commands::{Command, SimEvent};
@@ -86,6 +87,7 @@ impl SimThread {
             commands: ui.commands,
             snapshots: ui.snapshots,
             events: ui.events,
+            raw_input: ui.raw_input,
             stats: reader,
             quit,
             thread: Some(thread),
@@ -133,6 +135,7 @@ pub struct SimHandle {
     commands: Producer<Command>,
     snapshots: SnapshotConsumer,
     events: Consumer<SimEvent>,
+    raw_input: Consumer<InputEvent>,
     stats: SimStatsReader,
     quit: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
@@ -160,6 +163,12 @@ impl SimHandle {
     /// are freed when dropped here).
     pub fn next_event(&mut self) -> Option<SimEvent> {
         self.events.pop().ok()
+    }
+
+    /// The next raw input event the sim's devices reported (for the settings screen's live
+    /// values; drain them every frame or older ones are dropped).
+    pub fn next_raw_input(&mut self) -> Option<InputEvent> {
+        self.raw_input.pop().ok()
     }
 
     /// The sim thread's figures now.

@@ -393,6 +393,13 @@ impl App {
 
     fn drain_events(&mut self) {
         let Some(sim) = self.sim.as_mut() else { return };
+        let now = self
+            .running
+            .as_ref()
+            .map_or(Duration::ZERO, |r| r.started.elapsed());
+        while let Some(event) = sim.next_raw_input() {
+            self.flow.live.feed(&event, now);
+        }
         let mut cycle_camera = 0;
         let mut notices = Vec::new();
         while let Some(event) = sim.next_event() {
@@ -460,6 +467,18 @@ impl App {
         r.camera.update(&pose, dt_s);
 
         let paused = stamped.hud.paused;
+        if self.flow.is_open() {
+            let now = r.started.elapsed();
+            self.flow.live.set_now(now);
+            self.flow.live.set_ffb_killed(stamped.hud.ffb_killed);
+            self.flow.live.feed_ffb(
+                crate::settings_ui::live_input::FfbSample {
+                    torque_nm: stamped.hud.ffb_torque_nm,
+                    clipped: stamped.hud.ffb_clipped,
+                },
+                now,
+            );
+        }
         let notice = r
             .notice
             .as_ref()

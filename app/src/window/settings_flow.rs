@@ -7,9 +7,10 @@ use gripline_input::ffb::pipeline::PipelineParams;
 use gripline_physics::vehicle::AidParams;
 
 use crate::realtime::Command;
+use crate::realtime::commands::FfbTest;
 pub use crate::settings_ui::Tab;
 use crate::settings_ui::live_input::LiveInput;
-use crate::settings_ui::{ExtraTab, FfbRouting, SettingsAction, SettingsScreen};
+use crate::settings_ui::{ExtraTab, FfbRouting, FfbTestKind, SettingsAction, SettingsScreen};
 
 use super::session_tabs;
 
@@ -125,12 +126,23 @@ impl SettingsFlow {
                 self.screen = None;
                 Some(Applied::default())
             }
-            SettingsAction::FfbTest(kind) => Some(Applied {
-                notice: Some(format!(
-                    "Force-feedback test {kind:?}: no force-feedback wheel is connected"
-                )),
-                ..Applied::default()
-            }),
+            SettingsAction::FfbTest(kind) => {
+                // Tests play with the settings on screen, before Apply.
+                let working = &screen.working().ffb;
+                let nm = 0.5 * working.max_torque_nm;
+                let test = match kind {
+                    FfbTestKind::PulseLeft => FfbTest::PulseLeft(nm),
+                    FfbTestKind::PulseRight => FfbTest::PulseRight(nm),
+                    FfbTestKind::SpringSweep => FfbTest::SpringSweep(working.max_torque_nm),
+                };
+                Some(Applied {
+                    commands: vec![
+                        Command::SetFfbParams(PipelineParams::new(working, working.max_torque_nm, false)),
+                        Command::FfbTest(test),
+                    ],
+                    ..Applied::default()
+                })
+            }
             SettingsAction::KillFfb(on) => Some(Applied {
                 commands: vec![if on {
                     Command::KillFfb
