@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use glam::DVec3;
-use gripline_app::realtime::commands::{Command, Retired, SimEvent};
+use gripline_app::realtime::commands::{Command, FfbTest, Retired, SimEvent};
 use gripline_app::realtime::rig::Rig;
 use gripline_app::realtime::session::Session;
 use gripline_app::realtime::sim_core::{SimCore, UiRings, core_rings};
@@ -303,4 +303,54 @@ fn new_bindings_apply_mid_drive_and_come_back_to_be_freed() {
     let old = std::iter::from_fn(|| b.ui.events.pop().ok())
         .find(|e| matches!(e, SimEvent::Retired(Retired::Bindings(_))));
     assert!(old.is_some(), "the applied bindings come back to the UI");
+}
+
+#[test]
+fn ffb_tests_play_while_paused_and_raw_input_reaches_the_ui() {
+    let backend = RecordingBackend::new(Clock::Manual(ManualClock::new()));
+    let recording = backend.recording();
+    let settings = FfbSettings {
+        fade_in_s: 0.0,
+        ..FfbSettings::default()
+    };
+    let peak = settings.max_torque_nm;
+    let rig = Rig::new(
+        &Bindings::default(),
+        &settings,
+        Box::new(backend),
+        peak,
+        false,
+    );
+    let mut b = Bench::with_rig("flat", false, rig);
+    b.run(10);
+    b.send(Command::Pause);
+    b.run(50);
+    let paused_level = recording.levels().last().unwrap().1;
+    assert!(
+        paused_level.abs() < 1e-12,
+        "paused: no torque ({paused_level})"
+    );
+    // Half the maximum torque to the left: the level goes positive (left) while paused.
+    b.send(Command::FfbTest(FfbTest::PulseLeft(0.5 * peak)));
+    let s = b.run(300);
+    assert!(s.hud.paused);
+    let level = recording.levels().last().unwrap().1;
+    assert!(level > 0.2, "a left pulse pushes left: {level}");
+    b.send(Command::FfbTest(FfbTest::PulseRight(0.5 * peak)));
+    b.run(300);
+    let level = recording.levels().last().unwrap().1;
+    assert!(level < -0.2, "a right pulse pushes right: {level}");
+    // After the pulse the paused sim sends nothing again.
+    b.run(1000);
+    let level = recording.levels().last().unwrap().1;
+    assert!(level.abs() < 1e-12, "over: {level}");
+
+    // Every device event also reaches the UI's raw ring (the keyboard's connection first).
+    b.keys.key(key::UP, true);
+    b.run(2);
+    let raw: Vec<_> = std::iter::from_fn(|| b.ui.raw_input.pop().ok()).collect();
+    assert!(
+        raw.iter().any(|e| matches!(e, gripline_input::device::InputEvent::Button { button, pressed: true, .. } if *button == key::UP)),
+        "{raw:?}"
+    );
 }

@@ -83,7 +83,8 @@ impl FfbTest {
             Self::PulseLeft(nm) if t < Self::PULSE_S => Some(finite(nm).abs()),
             Self::PulseRight(nm) if t < Self::PULSE_S => Some(-finite(nm).abs()),
             Self::SpringSweep(max_nm) if t < Self::SWEEP_S => {
-                let stiffness = finite(max_nm).abs() / std::f64::consts::FRAC_PI_2 * (t / Self::SWEEP_S);
+                let stiffness =
+                    finite(max_nm).abs() / std::f64::consts::FRAC_PI_2 * (t / Self::SWEEP_S);
                 let torque = -stiffness * finite(wheel_rad);
                 Some(torque.clamp(-finite(max_nm).abs(), finite(max_nm).abs()))
             }
@@ -116,4 +117,38 @@ pub enum SimEvent {
     CarRecovered,
     /// The force-feedback backend failed a write; force feedback is stopped.
     FfbFailed,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pulses_push_each_way_for_their_duration_then_end() {
+        assert_eq!(FfbTest::PulseLeft(2.0).torque_nm(0.1, 0.0), Some(2.0));
+        assert_eq!(FfbTest::PulseRight(2.0).torque_nm(0.9, 0.3), Some(-2.0));
+        assert_eq!(
+            FfbTest::PulseLeft(2.0).torque_nm(FfbTest::PULSE_S, 0.0),
+            None
+        );
+        assert_eq!(FfbTest::PulseLeft(f64::NAN).torque_nm(0.1, 0.0), Some(0.0));
+    }
+
+    #[test]
+    fn the_spring_sweep_centres_and_stiffens() {
+        let spring = FfbTest::SpringSweep(4.0);
+        // Wheel turned left (positive): the spring pulls right (negative), harder later.
+        let early = spring.torque_nm(1.0, 0.5).unwrap();
+        let late = spring.torque_nm(3.0, 0.5).unwrap();
+        assert!(early < 0.0 && late < early, "{early} {late}");
+        // At the end of the sweep a quarter turn gives the full torque: k = 4 N·m / (π/2).
+        let end = spring
+            .torque_nm(FfbTest::SWEEP_S - 1e-9, std::f64::consts::FRAC_PI_2)
+            .unwrap();
+        assert!((end + 4.0).abs() < 1e-6, "{end}");
+        // Never beyond the maximum, and centred at zero.
+        assert!(spring.torque_nm(3.9, 10.0).unwrap() >= -4.0);
+        assert!(spring.torque_nm(2.0, 0.0).unwrap().abs() < 1e-12);
+        assert_eq!(spring.torque_nm(FfbTest::SWEEP_S, 0.5), None);
+    }
 }

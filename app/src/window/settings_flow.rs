@@ -124,7 +124,16 @@ impl SettingsFlow {
             }
             SettingsAction::Cancel => {
                 self.screen = None;
-                Some(Applied::default())
+                // A force-feedback test may have played with unapplied settings.
+                let ffb = &self.settings.ffb;
+                Some(Applied {
+                    commands: vec![Command::SetFfbParams(PipelineParams::new(
+                        ffb,
+                        ffb.max_torque_nm,
+                        false,
+                    ))],
+                    ..Applied::default()
+                })
             }
             SettingsAction::FfbTest(kind) => {
                 // Tests play with the settings on screen, before Apply.
@@ -137,7 +146,11 @@ impl SettingsFlow {
                 };
                 Some(Applied {
                     commands: vec![
-                        Command::SetFfbParams(PipelineParams::new(working, working.max_torque_nm, false)),
+                        Command::SetFfbParams(PipelineParams::new(
+                            working,
+                            working.max_torque_nm,
+                            false,
+                        )),
                         Command::FfbTest(test),
                     ],
                     ..Applied::default()
