@@ -265,16 +265,16 @@ impl SimCore {
         let column = match self.ffb_test {
             Some((test, started)) => {
                 let t = now.saturating_sub(started).as_secs_f64();
-                match test.torque_nm(t, input.controls.steering_wheel_rad) {
-                    Some(torque) => Some((torque, input.controls.steering_wheel_rad)),
-                    None => {
-                        self.ffb_test = None;
-                        if self.paused {
-                            let result = self.rig.stop_ffb(StopReason::Pause);
-                            self.ffb_result(&result);
-                        }
-                        column
+                let wheel = input.controls.steering_wheel_rad;
+                if let Some(torque) = test.torque_nm(t, wheel) {
+                    Some((torque, wheel))
+                } else {
+                    self.ffb_test = None;
+                    if self.paused {
+                        let result = self.rig.stop_ffb(StopReason::Pause);
+                        self.ffb_result(&result);
                     }
+                    column
                 }
             }
             None => column,
