@@ -46,6 +46,16 @@ fn distinct_colours(image: &RgbaImage) -> usize {
     seen.len()
 }
 
+/// The distance from the exit report's "distance driven: D m ..." line.
+fn distance_driven_m(stdout: &str) -> f64 {
+    stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("distance driven: "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no 'distance driven' line\nstdout:\n{stdout}"))
+}
+
 #[test]
 fn autopilot_drives_for_five_seconds_and_the_screenshot_shows_the_scene() {
     let xvfb = Xvfb::start(1280, 720);
@@ -77,12 +87,7 @@ fn autopilot_drives_for_five_seconds_and_the_screenshot_shows_the_scene() {
     assert!(!stderr.contains("panicked"), "stderr:\n{stderr}");
 
     // The car moved: the exit report gives the distance driven along the ground.
-    let distance_m: f64 = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("distance driven: "))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no 'distance driven' line\nstdout:\n{stdout}"));
+    let distance_m = distance_driven_m(&stdout);
     // Five seconds from rest under the autopilot: the C5 reaches well over 10 m (a
     // 0.5 g average launch covers 60 m); 10 m leaves room for a slow start under load.
     assert!(
@@ -186,12 +191,7 @@ fn the_car_drives_with_the_keyboard() {
         output.status.success(),
         "stdout:\n{stdout}\nstderr:\n{stderr}"
     );
-    let distance_m: f64 = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("distance driven: "))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| panic!("no 'distance driven' line\nstdout:\n{stdout}"));
+    let distance_m = distance_driven_m(&stdout);
     // Full throttle for 4 s from rest in the automatic box: the C5 covers well over 30 m
     // (0.5 g average gives 39 m). Without the key the car stays put (< 1 m).
     assert!(

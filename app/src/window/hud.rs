@@ -79,45 +79,66 @@ const PANEL_FILL: Color32 = Color32::from_rgba_premultiplied(10, 12, 16, 200);
 
 /// Draws the HUD.
 pub fn draw(ctx: &Context, hud: &HudInputs<'_>) {
-    egui::Area::new(egui::Id::unique("hud-dash"))
-        .anchor(Align2::CENTER_BOTTOM, Vec2::new(0.0, -12.0))
+    panel(
+        ctx,
+        "hud-dash",
+        Align2::CENTER_BOTTOM,
+        Vec2::new(0.0, -12.0),
+        10.0,
+        |ui| {
+            dash(ui, hud);
+        },
+    );
+    panel(
+        ctx,
+        "hud-laps",
+        Align2::RIGHT_TOP,
+        Vec2::new(-12.0, 12.0),
+        8.0,
+        |ui| {
+            laps(ui, hud);
+        },
+    );
+    panel(
+        ctx,
+        "hud-wheels",
+        Align2::RIGHT_TOP,
+        Vec2::new(-12.0, 118.0),
+        8.0,
+        |ui| {
+            wheels(ui, hud.snapshot);
+        },
+    );
+    panel(
+        ctx,
+        "hud-timing",
+        Align2::LEFT_TOP,
+        Vec2::new(12.0, 12.0),
+        8.0,
+        |ui| {
+            timing(ui, hud);
+        },
+    );
+}
+
+/// A translucent, non-interactive panel anchored to a corner or edge of the screen.
+fn panel(
+    ctx: &Context,
+    id: &str,
+    anchor: Align2,
+    offset: Vec2,
+    margin: f32,
+    add_contents: impl FnOnce(&mut Ui),
+) {
+    egui::Area::new(egui::Id::unique(id))
+        .anchor(anchor, offset)
         .interactable(false)
         .show(ctx, |ui| {
             egui::Frame::new()
                 .fill(PANEL_FILL)
                 .corner_radius(6.0)
-                .inner_margin(10.0)
-                .show(ui, |ui| dash(ui, hud));
-        });
-    egui::Area::new(egui::Id::unique("hud-laps"))
-        .anchor(Align2::RIGHT_TOP, Vec2::new(-12.0, 12.0))
-        .interactable(false)
-        .show(ctx, |ui| {
-            egui::Frame::new()
-                .fill(PANEL_FILL)
-                .corner_radius(6.0)
-                .inner_margin(8.0)
-                .show(ui, |ui| laps(ui, hud));
-        });
-    egui::Area::new(egui::Id::unique("hud-wheels"))
-        .anchor(Align2::RIGHT_TOP, Vec2::new(-12.0, 118.0))
-        .interactable(false)
-        .show(ctx, |ui| {
-            egui::Frame::new()
-                .fill(PANEL_FILL)
-                .corner_radius(6.0)
-                .inner_margin(8.0)
-                .show(ui, |ui| wheels(ui, hud.snapshot));
-        });
-    egui::Area::new(egui::Id::unique("hud-timing"))
-        .anchor(Align2::LEFT_TOP, Vec2::new(12.0, 12.0))
-        .interactable(false)
-        .show(ctx, |ui| {
-            egui::Frame::new()
-                .fill(PANEL_FILL)
-                .corner_radius(6.0)
-                .inner_margin(8.0)
-                .show(ui, |ui| timing(ui, hud));
+                .inner_margin(margin)
+                .show(ui, add_contents);
         });
 }
 
@@ -394,22 +415,20 @@ fn timing(ui: &mut Ui, hud: &HudInputs<'_>) {
 
 /// Draws a centred banner (for "PAUSED", "DEVICE LOST" and similar).
 pub fn banner(ctx: &Context, text: &str) {
-    egui::Area::new(egui::Id::unique("hud-banner"))
-        .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 40.0))
-        .interactable(false)
-        .show(ctx, |ui| {
-            egui::Frame::new()
-                .fill(PANEL_FILL)
-                .corner_radius(6.0)
-                .inner_margin(10.0)
-                .show(ui, |ui| {
-                    ui.label(
-                        RichText::new(text)
-                            .font(FontId::proportional(22.0))
-                            .color(Color32::from_rgb(255, 210, 80)),
-                    );
-                });
-        });
+    panel(
+        ctx,
+        "hud-banner",
+        Align2::CENTER_TOP,
+        Vec2::new(0.0, 40.0),
+        10.0,
+        |ui| {
+            ui.label(
+                RichText::new(text)
+                    .font(FontId::proportional(22.0))
+                    .color(Color32::from_rgb(255, 210, 80)),
+            );
+        },
+    );
 }
 
 #[cfg(test)]
