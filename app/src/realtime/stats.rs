@@ -15,11 +15,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-/// Buckets of each histogram (the last one also holds everything beyond).
-pub const BUCKETS: usize = 1024;
-/// Width of a lateness bucket (ns): 1 µs, so lateness is resolved to 1 µs up to ~1 ms.
+/// Buckets of each histogram (the last one also holds everything beyond): wide enough that a
+/// bad p99 (a few ms of lateness under load) is still measured, not clipped to the maximum.
+pub const BUCKETS: usize = 16_384;
+/// Width of a lateness bucket (ns): 1 µs, so lateness is resolved to 1 µs up to ~16 ms.
 pub const LATENESS_BUCKET_NS: u64 = 1000;
-/// Width of a step-cost bucket (ns): 0.1 µs, up to ~102 µs.
+/// Width of a step-cost bucket (ns): 0.1 µs, up to ~1.6 ms.
 pub const COST_BUCKET_NS: u64 = 100;
 
 /// A fixed-size histogram of durations in atomic counters, with an exact maximum.
