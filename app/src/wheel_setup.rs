@@ -319,7 +319,19 @@ impl WheelSetup {
 /// fails: errors end up in the summary with a [`NullBackend`].
 pub fn set_up(settings: &Settings) -> WheelSetup {
     let scan = scan_devices();
-    let mut setup = open_plan(settings, &plan(settings, &scan.devices));
+    let mut plan = plan(settings, &scan.devices);
+    if let Plan::None { reason } = &mut plan
+        && scan.unreadable > 0
+    {
+        use std::fmt::Write as _;
+        let _ = write!(
+            reason,
+            "; {} event node(s) could not be opened: join the `input` group or install a \
+             udev rule for your wheel",
+            scan.unreadable
+        );
+    }
+    let mut setup = open_plan(settings, &plan);
     if scan.input_dir_exists {
         start_evdev_input(&mut setup);
     }
@@ -387,6 +399,8 @@ fn open_plan(settings: &Settings, plan: &Plan) -> WheelSetup {
 /// What `/dev/input` holds (nothing off Linux).
 struct Scan {
     devices: Vec<EvdevDeviceInfo>,
+    /// Event nodes that could not be opened (no permission).
+    unreadable: usize,
     input_dir_exists: bool,
 }
 
@@ -394,6 +408,7 @@ struct Scan {
 fn scan_devices() -> Scan {
     let scan = gripline_input::evdev_input::linux::list_devices();
     Scan {
+        unreadable: scan.unreadable.len(),
         devices: scan.devices,
         input_dir_exists: scan.input_dir_exists,
     }
@@ -403,6 +418,7 @@ fn scan_devices() -> Scan {
 fn scan_devices() -> Scan {
     Scan {
         devices: Vec::new(),
+        unreadable: 0,
         input_dir_exists: false,
     }
 }
@@ -703,7 +719,8 @@ mod tests {
     #[test]
     fn set_up_without_devices_gives_no_force_feedback() {
         let s = Settings::default();
-        if !scan_devices().devices.is_empty() {
+        let scan = scan_devices();
+        if !scan.devices.is_empty() || scan.unreadable > 0 {
             // A machine with real controllers: what it opens depends on them.
             return;
         }
