@@ -13,12 +13,11 @@ use std::io::{IsTerminal as _, Write as _};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use gripline_app::wheel_setup;
 use gripline_config::ffb_settings::FfbBackendChoice;
 use gripline_input::device::InputBackend as _;
 use gripline_input::evdev_input::EvdevDeviceInfo;
-use gripline_input::ffb::select::{
-    BackendDecision, Platform, SelectionInput, backend_name, choose_backend,
-};
+use gripline_input::ffb::select::{BackendDecision, backend_name};
 use gripline_input::gilrs_backend::{DeviceListing, GilrsBackend};
 use gripline_input::known_wheels::{self, KnownWheel};
 
@@ -298,13 +297,7 @@ fn render_evdev(d: &EvdevListing) -> String {
 
 /// The backend Gripline would choose with automatic settings.
 fn decide(wheel: Option<&KnownWheel>, evdev_constant: bool) -> BackendDecision {
-    choose_backend(&SelectionInput {
-        wheel,
-        evdev_constant,
-        hid_pid_descriptor: false,
-        choice: FfbBackendChoice::Auto,
-        platform: Platform::current(),
-    })
+    wheel_setup::decide(wheel, evdev_constant, FfbBackendChoice::Auto)
 }
 
 /// The known-wheel model and the FFB backend Gripline would use on this OS.

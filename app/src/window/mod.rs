@@ -43,7 +43,7 @@ use winit::window::{Window, WindowId};
 
 use crate::realtime::device_thread::DeviceThread;
 use crate::realtime::{
-    Command, Interpolator, KeyboardSender, Rig, Session, SimConfig, SimEvent, SimHandle, SimThread,
+    Command, Interpolator, KeyboardSender, Session, SimConfig, SimEvent, SimHandle, SimThread,
     Stamped,
 };
 
@@ -126,13 +126,9 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
 
     let aids_of_car = session.vehicle().params().aids.clone();
     let settings = &flow.settings;
-    let mut rig = Rig::new(
-        &settings.bindings,
-        &settings.ffb,
-        Box::new(gripline_input::ffb::backend::NullBackend),
-        settings.ffb.max_torque_nm,
-        false,
-    );
+    let wheel = gripline_app::wheel_setup::set_up(settings);
+    eprintln!("gripline: {}", wheel.summary);
+    let (mut rig, wheel_threads) = wheel.into_rig(settings);
     let keyboard = rig.add_keyboard();
     let devices = match DeviceThread::gilrs() {
         Ok((thread, device)) => {
@@ -178,6 +174,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         keyboard,
         sim: Some(sim),
         devices,
+        wheel_threads,
         running: None,
         error: None,
         report: ExitReport::default(),
@@ -219,6 +216,8 @@ struct App {
     keyboard: KeyboardSender,
     sim: Option<SimHandle>,
     devices: Option<DeviceThread>,
+    /// Evdev input threads from the wheel set-up (pedals, handbrakes gilrs cannot see).
+    wheel_threads: Vec<DeviceThread>,
     running: Option<Running>,
     error: Option<anyhow::Error>,
     report: ExitReport,
@@ -774,6 +773,9 @@ impl App {
         }
         if let Some(devices) = self.devices.take() {
             devices.stop();
+        }
+        for thread in self.wheel_threads.drain(..) {
+            thread.stop();
         }
         self.running = None;
     }
