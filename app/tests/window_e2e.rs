@@ -241,3 +241,36 @@ fn every_settings_tab_draws_a_real_picture() {
     assert!(!dir.join("config/gripline/settings.ron").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_broken_settings_file_is_reported_kept_and_the_window_still_opens() {
+    let xvfb = Xvfb::start(800, 450);
+    let dir = scratch_dir("broken-settings");
+    let config = dir.join("config/gripline");
+    std::fs::create_dir_all(&config).unwrap();
+    let broken = b"(schema_version: 2, graphics: (fov_deg: \"wide\"\n\x00\xff garbage";
+    std::fs::write(config.join("settings.ron"), broken).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_gripline"))
+        .args(["--size", "640x360", "--exit-after", "1"])
+        .env("DISPLAY", &xvfb.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("GRIPLINE_ADAPTER", "software")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "stderr:\n{stderr}");
+    // The message names the file, with a line and column, and says where the file went.
+    assert!(stderr.contains("settings.ron:"), "stderr:\n{stderr}");
+    assert!(stderr.contains("broken"), "stderr:\n{stderr}");
+    // The broken bytes are kept beside, unchanged; nothing was written in their place.
+    let kept: Vec<_> = std::fs::read_dir(&config)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("settings.ron.broken-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(std::fs::read(kept[0].path()).unwrap(), broken);
+    assert!(!config.join("settings.ron").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
