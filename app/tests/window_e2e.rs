@@ -267,7 +267,11 @@ fn a_broken_settings_file_is_reported_kept_and_the_window_still_opens() {
     let kept: Vec<_> = std::fs::read_dir(&config)
         .unwrap()
         .filter_map(Result::ok)
-        .filter(|e| e.file_name().to_string_lossy().starts_with("settings.ron.broken-"))
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("settings.ron.broken-")
+        })
         .collect();
     assert_eq!(kept.len(), 1, "{kept:?}");
     assert_eq!(std::fs::read(kept[0].path()).unwrap(), broken);
