@@ -157,6 +157,10 @@ pub fn graphics_tab(ui: &mut Ui, graphics: &mut GraphicsSettings) {
             });
             ui.end_row();
         });
+    ui.add_space(12.0);
+    if ui.button("Defaults for this tab").clicked() {
+        *graphics = GraphicsSettings::default();
+    }
 }
 
 #[cfg(test)]
