@@ -86,6 +86,10 @@ pub fn session_tab(
         &mut session.aids.auto_clutch,
         "Automatic clutch (sequential gearbox)",
     );
+    ui.add_space(12.0);
+    if ui.button("Defaults for this tab").clicked() {
+        *session = SessionSettings::default();
+    }
 }
 
 fn pick_name(ui: &mut Ui, id: &str, value: &mut String, names: &[String]) {
