@@ -81,36 +81,45 @@ impl Histogram {
     /// above the maximum), or the maximum when it falls in the last, open-ended bucket.
     /// 0 when empty.
     pub fn quantile_us(&self, q: f64) -> f64 {
+        self.quantiles_us([q])[0]
+    }
+
+    /// Several quantiles (see [`Histogram::quantile_us`]) from one read of the counters, so
+    /// they are consistent with each other and the buckets are read once.
+    pub fn quantiles_us<const N: usize>(&self, qs: [f64; N]) -> [f64; N] {
         let counts: Vec<u64> = self
             .counts
             .iter()
             .map(|c| c.load(Ordering::Relaxed))
             .collect();
         let total: u64 = counts.iter().sum();
-        if total == 0 {
-            return 0.0;
-        }
-        let q = if q.is_finite() {
-            q.clamp(0.0, 1.0)
-        } else {
-            0.5
-        };
-        // The rank of the quantile, 1-based: the smallest value with at least q of the data
-        // at or below it.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let rank = ((q * total as f64).ceil() as u64).max(1);
-        let mut seen = 0;
-        for (i, c) in counts.iter().enumerate() {
-            seen += c;
-            if seen >= rank {
-                if i == BUCKETS - 1 {
-                    return self.max_us();
-                }
-                let edge_us = ((i as u64 + 1) * self.bucket_ns) as f64 / 1000.0;
-                return edge_us.min(self.max_us());
+        let max_us = self.max_us();
+        qs.map(|q| {
+            if total == 0 {
+                return 0.0;
             }
-        }
-        self.max_us()
+            let q = if q.is_finite() {
+                q.clamp(0.0, 1.0)
+            } else {
+                0.5
+            };
+            // The rank of the quantile, 1-based: the smallest value with at least q of the
+            // data at or below it.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let rank = ((q * total as f64).ceil() as u64).max(1);
+            let mut seen = 0;
+            for (i, c) in counts.iter().enumerate() {
+                seen += c;
+                if seen >= rank {
+                    if i == BUCKETS - 1 {
+                        return max_us;
+                    }
+                    let edge_us = ((i as u64 + 1) * self.bucket_ns) as f64 / 1000.0;
+                    return edge_us.min(max_us);
+                }
+            }
+            max_us
+        })
     }
 
     /// Empties the histogram.
@@ -219,10 +228,11 @@ impl SimStatsReader {
     /// The figures now. Allocates a little (UI side only).
     pub fn read(&self) -> SimStats {
         let s = &self.shared;
+        let [lateness_p50_us, lateness_p99_us] = s.lateness.quantiles_us([0.5, 0.99]);
         SimStats {
             ticks: s.ticks.load(Ordering::Relaxed),
-            lateness_p50_us: s.lateness.quantile_us(0.5),
-            lateness_p99_us: s.lateness.quantile_us(0.99),
+            lateness_p50_us,
+            lateness_p99_us,
             lateness_max_us: s.lateness.max_us(),
             missed_ticks: s.missed.load(Ordering::Relaxed),
             dropped_ticks: s.dropped_ticks.load(Ordering::Relaxed),

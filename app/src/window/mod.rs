@@ -154,10 +154,10 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         // The autopilot selects the automatic box itself.
         let _ = sim.send(Command::SetGearboxMode(options.gearbox));
     }
-    let mut aids = aids_of_car.clone();
-    aids.abs_enabled = settings.session.aids.abs;
-    aids.tc_enabled = settings.session.aids.traction_control;
-    let _ = sim.send(Command::SetAids(aids));
+    let _ = sim.send(Command::SetAids(settings_flow::aids_for(
+        &aids_of_car,
+        settings.session.aids,
+    )));
 
     let event_loop =
         EventLoop::new().context("opening the display (is DISPLAY or WAYLAND_DISPLAY set?)")?;
@@ -733,9 +733,8 @@ impl App {
                 self.send(Command::SetGearboxMode(
                     self.flow.settings.session.gearbox_mode,
                 ));
-                let mut aids = self.aids_of_car.clone();
-                aids.abs_enabled = self.flow.settings.session.aids.abs;
-                aids.tc_enabled = self.flow.settings.session.aids.traction_control;
+                let aids =
+                    settings_flow::aids_for(&self.aids_of_car, self.flow.settings.session.aids);
                 self.send(Command::SetAids(aids));
                 if let Some(r) = self.running.as_mut() {
                     r.camera.reset_smoothing();

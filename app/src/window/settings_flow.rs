@@ -2,7 +2,7 @@
 //! the app's own tabs, and applying what the user chose — saved atomically to the settings
 //! store and sent to the sim thread through its command queue, without a restart.
 
-use gripline_config::settings::{Settings, SettingsStore};
+use gripline_config::settings::{Aids, Settings, SettingsStore};
 use gripline_input::ffb::pipeline::PipelineParams;
 use gripline_physics::vehicle::AidParams;
 
@@ -188,10 +188,7 @@ impl SettingsFlow {
             Command::SetFfbParams(PipelineParams::new(&now.ffb, now.ffb.max_torque_nm, false)),
             Command::SetGearboxMode(now.session.gearbox_mode),
         ];
-        let mut aids = aids_of_car.clone();
-        aids.abs_enabled = now.session.aids.abs;
-        aids.tc_enabled = now.session.aids.traction_control;
-        commands.push(Command::SetAids(aids));
+        commands.push(Command::SetAids(aids_for(aids_of_car, now.session.aids)));
         let load_session = (previous.session.vehicle_id != now.session.vehicle_id
             || previous.session.track_id != now.session.track_id)
             .then(|| (now.session.vehicle_id.clone(), now.session.track_id.clone()));
@@ -205,6 +202,15 @@ impl SettingsFlow {
                 None => "Settings applied and saved".to_owned(),
             }),
         }
+    }
+}
+
+/// The car's own aid parameters with ABS and traction control switched as the settings say.
+pub fn aids_for(car: &AidParams, switches: Aids) -> AidParams {
+    AidParams {
+        abs_enabled: switches.abs,
+        tc_enabled: switches.traction_control,
+        ..car.clone()
     }
 }
 
