@@ -2,6 +2,7 @@
 //! keyboard, the autopilot, reset, pause and car swaps.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use glam::DVec3;
@@ -15,7 +16,9 @@ use gripline_app::realtime::{Interpolator, KeyboardSender};
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_config::input_codes::key;
-use gripline_input::ffb::recording::{Clock, Command as Ffb, ManualClock, RecordingBackend};
+use gripline_input::ffb::recording::{
+    Clock, Command as Ffb, ManualClock, Recording, RecordingBackend,
+};
 
 struct Bench {
     core: SimCore,
@@ -64,6 +67,27 @@ impl Bench {
     fn send(&mut self, command: Command) {
         self.ui.commands.push(command).expect("room in the queue");
     }
+}
+
+/// A rig whose force feedback goes to a recording backend, without fade-in: the rig, the
+/// recording, the backend's failure switch and the peak torque (N·m).
+fn recording_rig() -> (Rig, Recording, Arc<AtomicBool>, f64) {
+    let backend = RecordingBackend::new(Clock::Manual(ManualClock::new()));
+    let recording = backend.recording();
+    let fail = backend.failure_switch();
+    let settings = FfbSettings {
+        fade_in_s: 0.0,
+        ..FfbSettings::default()
+    };
+    let peak = settings.max_torque_nm;
+    let rig = Rig::new(
+        &Bindings::default(),
+        &settings,
+        Box::new(backend),
+        peak,
+        false,
+    );
+    (rig, recording, fail, peak)
 }
 
 #[test]
@@ -218,21 +242,7 @@ fn ffb_kill_switch_shows_in_the_hud() {
 
 #[test]
 fn column_torque_reaches_the_ffb_backend_every_tick_and_a_failure_stops_it() {
-    let backend = RecordingBackend::new(Clock::Manual(ManualClock::new()));
-    let recording = backend.recording();
-    let fail = backend.failure_switch();
-    let settings = FfbSettings {
-        fade_in_s: 0.0,
-        ..FfbSettings::default()
-    };
-    let peak = settings.max_torque_nm;
-    let rig = Rig::new(
-        &Bindings::default(),
-        &settings,
-        Box::new(backend),
-        peak,
-        false,
-    );
+    let (rig, recording, fail, _) = recording_rig();
     let mut b = Bench::with_rig("flat", false, rig);
     b.keys.key(key::UP, true);
     b.run(2000);
@@ -307,20 +317,7 @@ fn new_bindings_apply_mid_drive_and_come_back_to_be_freed() {
 
 #[test]
 fn ffb_tests_play_while_paused_and_raw_input_reaches_the_ui() {
-    let backend = RecordingBackend::new(Clock::Manual(ManualClock::new()));
-    let recording = backend.recording();
-    let settings = FfbSettings {
-        fade_in_s: 0.0,
-        ..FfbSettings::default()
-    };
-    let peak = settings.max_torque_nm;
-    let rig = Rig::new(
-        &Bindings::default(),
-        &settings,
-        Box::new(backend),
-        peak,
-        false,
-    );
+    let (rig, recording, _, peak) = recording_rig();
     let mut b = Bench::with_rig("flat", false, rig);
     b.run(10);
     b.send(Command::Pause);

@@ -20,6 +20,18 @@ fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The `gripline` binary set up for a window on `xvfb`: software Vulkan, X11 only, and a
+/// private configuration folder under `dir`.
+fn window_command(xvfb: &Xvfb, dir: &std::path::Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_gripline"));
+    command
+        .env("DISPLAY", &xvfb.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("GRIPLINE_ADAPTER", "software");
+    command
+}
+
 /// Mean luminance (0–255) of a horizontal band of rows.
 fn band_luma(image: &RgbaImage, rows: std::ops::Range<u32>) -> f64 {
     let mut sum = 0.0;
@@ -61,7 +73,7 @@ fn autopilot_drives_for_five_seconds_and_the_screenshot_shows_the_scene() {
     let xvfb = Xvfb::start(1280, 720);
     let dir = scratch_dir("autopilot");
     let shot = dir.join("last-frame.png");
-    let output = Command::new(env!("CARGO_BIN_EXE_gripline"))
+    let output = window_command(&xvfb, &dir)
         .args([
             "--vehicle",
             "corvette-c5",
@@ -71,10 +83,6 @@ fn autopilot_drives_for_five_seconds_and_the_screenshot_shows_the_scene() {
         ])
         .args(["--exit-after", "5", "--stats", "--screenshot"])
         .arg(&shot)
-        .env("DISPLAY", &xvfb.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("GRIPLINE_ADAPTER", "software")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -164,7 +172,7 @@ fn hold_keys(display: &str, keys: &[&str], seconds: f64) {
 fn the_car_drives_with_the_keyboard() {
     let xvfb = Xvfb::start(1024, 576);
     let dir = scratch_dir("keyboard");
-    let child = Command::new(env!("CARGO_BIN_EXE_gripline"))
+    let child = window_command(&xvfb, &dir)
         .args([
             "--vehicle",
             "corvette-c5",
@@ -174,10 +182,6 @@ fn the_car_drives_with_the_keyboard() {
             "640x360",
         ])
         .args(["--exit-after", "9"])
-        .env("DISPLAY", &xvfb.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("GRIPLINE_ADAPTER", "software")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -207,7 +211,7 @@ fn every_settings_tab_draws_a_real_picture() {
     let dir = scratch_dir("settings");
     for tab in ["controls", "ffb", "car", "graphics"] {
         let shot = dir.join(format!("settings-{tab}.png"));
-        let output = Command::new(env!("CARGO_BIN_EXE_gripline"))
+        let output = window_command(&xvfb, &dir)
             .args([
                 "--size",
                 "960x540",
@@ -218,10 +222,6 @@ fn every_settings_tab_draws_a_real_picture() {
                 "--screenshot",
             ])
             .arg(&shot)
-            .env("DISPLAY", &xvfb.display)
-            .env_remove("WAYLAND_DISPLAY")
-            .env("XDG_CONFIG_HOME", dir.join("config"))
-            .env("GRIPLINE_ADAPTER", "software")
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -250,12 +250,8 @@ fn a_broken_settings_file_is_reported_kept_and_the_window_still_opens() {
     std::fs::create_dir_all(&config).unwrap();
     let broken = b"(schema_version: 2, graphics: (fov_deg: \"wide\"\n\x00\xff garbage";
     std::fs::write(config.join("settings.ron"), broken).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_gripline"))
+    let output = window_command(&xvfb, &dir)
         .args(["--size", "640x360", "--exit-after", "1"])
-        .env("DISPLAY", &xvfb.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .env("GRIPLINE_ADAPTER", "software")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
