@@ -20,13 +20,19 @@ mod settings_ui;
 mod tyre_lab;
 mod window;
 
-use gripline_app::realtime;
+use gripline_app::{ffb_connector, realtime};
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // Whatever ends the process, force feedback goes to zero first: a panic on any thread,
+    // SIGINT or SIGTERM (each stops every force-feedback writer, then exits as usual).
+    gripline_input::ffb::emergency::install_panic_hook();
+    if let Err(error) = gripline_input::ffb::emergency::install_signal_handlers() {
+        eprintln!("gripline: cannot handle SIGINT/SIGTERM (force feedback): {error}");
+    }
     let cli = cli::Cli::parse();
     let result = match cli.command {
         Some(cli::Command::Tire(args)) => tyre_lab::run(&args),

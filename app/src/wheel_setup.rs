@@ -10,9 +10,10 @@
 //!    the global `ffb.backend`, decided by [`choose_backend`] (evdev when the node offers
 //!    `FF_CONSTANT`, else the known-wheel table's raw HID protocol).
 //!
-//! [`set_up`] lists `/dev/input`, plans, opens the backend ([`open_backend`]) behind an
+//! [`set_up`] (at window start) and [`open_ffb`] (on every reconnection) list `/dev/input`,
+//! plan, open the backend ([`open_backend`]) behind an
 //! [`FfbWriter`] thread and starts the evdev input thread. It never fails: without a wheel,
-//! or when opening fails, the result is a [`NullBackend`] and a summary that says why, so the
+//! or when opening fails, the result is a [`gripline_input::ffb::backend::NullBackend`] and a summary that says why, so the
 //! window starts the same with or without hardware.
 
 use gripline_config::bindings::{AxisControl, Bindings};
@@ -20,17 +21,16 @@ use gripline_config::device_identity::{DeviceIdentity, DeviceMatch};
 use gripline_config::ffb_settings::{FfbBackendChoice, FfbSettings};
 use gripline_config::settings::Settings;
 use gripline_input::evdev_input::EvdevDeviceInfo;
-use gripline_input::ffb::backend::{FfbBackend, NullBackend};
+use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::open::{OpenRequest, ff_node, open_backend};
-use gripline_input::ffb::pipeline::device_params;
 use gripline_input::ffb::select::{
     BackendDecision, Platform, SelectionInput, backend_name, choose_backend,
 };
-use gripline_input::ffb::writer::{FfbWriter, WriterConfig};
+use gripline_input::ffb::writer::{FfbWriter, WriterConfig, WriterControl};
 use gripline_input::known_wheels::{self, FfbBackendKind, KnownWheel};
 
 use crate::realtime::device_thread::{DeviceThread, ForwardedDevice};
-use crate::realtime::rig::Rig;
+use crate::realtime::rig::{FfbLink, Rig};
 
 /// Why there is no force feedback when no device qualifies.
 pub const NO_WHEEL: &str = "no force-feedback wheel found";
@@ -249,20 +249,72 @@ fn pick_device(
         .and_then(|d| listed(&d.identity()))
 }
 
-/// Wheels wired into the rig: the force-feedback backend and the extra input devices.
-pub struct WheelSetup {
-    /// An [`FfbWriter`] over the opened backend, or a [`NullBackend`].
-    pub ffb: Box<dyn FfbBackend + Send>,
-    /// The backend behind `ffb` ([`FfbBackendKind::None`] for the [`NullBackend`]).
+/// Whether a force-feedback device was opened, and if not, whether trying again later can
+/// help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkStatus {
+    /// A device is driven.
+    Linked,
+    /// Force feedback is off in the settings, or no device qualifies: nothing to retry until
+    /// the settings change or a device is plugged in.
+    Idle,
+    /// A device qualified but could not be opened (unplugged a moment ago, busy, a write
+    /// failed): try again with backoff.
+    Failed,
+}
+
+/// The result of opening force feedback for the settings: the link for the sim thread and
+/// what to tell the user.
+pub struct OpenedFfb {
+    /// The backend (an [`FfbWriter`] over the device, or a [`gripline_input::ffb::backend::NullBackend`]) and the device's
+    /// facts.
+    pub link: FfbLink,
+    /// The backend kind behind the link ([`FfbBackendKind::None`] for the null backend).
     pub backend: FfbBackendKind,
-    /// The device's peak torque (N·m), the torque of level 1.
-    pub device_peak_nm: f64,
-    /// Reverse the device's direction.
-    pub invert: bool,
-    /// One line for the log and HUD: `"FFB: Logitech G29 (PS3 mode) via evdev FF_CONSTANT
-    /// (kernel driver), 2.2 N·m peak, 250 Hz"` or `"FFB: none (no force-feedback wheel
-    /// found)"`.
+    /// The device driven, if any.
+    pub device: Option<DeviceIdentity>,
+    /// One line for the log and the banner: `"FFB: Logitech G29 (PS3 mode) via evdev
+    /// FF_CONSTANT (kernel driver), 2.2 N·m peak (known-wheel estimate), 250 Hz"` or
+    /// `"FFB: none (no force-feedback wheel found)"`.
     pub summary: String,
+    /// Linked, idle or failed.
+    pub status: LinkStatus,
+    /// Stops the writer thread behind the link from outside the sim thread: the connector
+    /// closes the device with it before reopening one (two writers must never drive one
+    /// wheel).
+    pub control: Option<WriterControl>,
+}
+
+impl std::fmt::Debug for OpenedFfb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenedFfb")
+            .field("facts", &self.link.facts)
+            .field("backend", &self.backend)
+            .field("device", &self.device)
+            .field("summary", &self.summary)
+            .field("status", &self.status)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenedFfb {
+    /// No force feedback, for `reason`.
+    fn none(settings: &FfbSettings, reason: &str, status: LinkStatus) -> Self {
+        Self {
+            link: FfbLink::none(settings),
+            backend: FfbBackendKind::None,
+            device: None,
+            summary: format!("FFB: none ({reason})"),
+            status,
+            control: None,
+        }
+    }
+}
+
+/// Wheels wired into the rig at window start: force feedback and the extra input devices.
+pub struct WheelSetup {
+    /// Force feedback as opened.
+    pub ffb: OpenedFfb,
     /// Threads reading the evdev devices gilrs cannot see (pedals, handbrakes); keep them
     /// alive while the rig runs and stop them at shutdown.
     pub input_threads: Vec<DeviceThread>,
@@ -273,39 +325,17 @@ pub struct WheelSetup {
 impl std::fmt::Debug for WheelSetup {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WheelSetup")
-            .field("backend", &self.backend)
-            .field("device_peak_nm", &self.device_peak_nm)
-            .field("invert", &self.invert)
-            .field("summary", &self.summary)
+            .field("ffb", &self.ffb)
             .field("input_threads", &self.input_threads.len())
             .finish_non_exhaustive()
     }
 }
 
 impl WheelSetup {
-    /// No force feedback, for `reason`: a [`NullBackend`] with the user's maximum as peak.
-    fn none(settings: &FfbSettings, reason: &str) -> Self {
-        Self {
-            ffb: Box::new(NullBackend),
-            backend: FfbBackendKind::None,
-            device_peak_nm: settings.max_torque_nm,
-            invert: false,
-            summary: format!("FFB: none ({reason})"),
-            input_threads: Vec::new(),
-            input_devices: Vec::new(),
-        }
-    }
-
     /// A rig with `settings`' bindings and force feedback through this set-up, its input
     /// devices added; returns the rig and the threads to keep alive.
     pub fn into_rig(self, settings: &Settings) -> (Rig, Vec<DeviceThread>) {
-        let mut rig = Rig::new(
-            &settings.bindings,
-            &settings.ffb,
-            self.ffb,
-            self.device_peak_nm,
-            self.invert,
-        );
+        let mut rig = Rig::new(&settings.bindings, &settings.ffb, self.ffb.link);
         for device in self.input_devices {
             if !rig.add_input(Box::new(device)) {
                 eprintln!("gripline: too many input devices; an evdev device is ignored");
@@ -316,9 +346,28 @@ impl WheelSetup {
 }
 
 /// Sets up force feedback and evdev input for `settings` (see the module docs). Never
-/// fails: errors end up in the summary with a [`NullBackend`].
+/// fails: errors end up in the summary with a [`gripline_input::ffb::backend::NullBackend`].
 pub fn set_up(settings: &Settings) -> WheelSetup {
     let scan = scan_devices();
+    let mut setup = WheelSetup {
+        ffb: open_scanned(settings, &scan),
+        input_threads: Vec::new(),
+        input_devices: Vec::new(),
+    };
+    if scan.input_dir_exists {
+        start_evdev_input(&mut setup);
+    }
+    setup
+}
+
+/// Opens force feedback for `settings` on the devices present now (see the module docs):
+/// what the window does at start and what the force-feedback connector does on every
+/// reconnection. Never fails: errors end up in the summary with a [`gripline_input::ffb::backend::NullBackend`].
+pub fn open_ffb(settings: &Settings) -> OpenedFfb {
+    open_scanned(settings, &scan_devices())
+}
+
+fn open_scanned(settings: &Settings, scan: &Scan) -> OpenedFfb {
     let mut plan = plan(settings, &scan.devices);
     if let Plan::None { reason } = &mut plan
         && scan.unreadable > 0
@@ -331,18 +380,25 @@ pub fn set_up(settings: &Settings) -> WheelSetup {
             scan.unreadable
         );
     }
-    let mut setup = open_plan(settings, &plan);
-    if scan.input_dir_exists {
-        start_evdev_input(&mut setup);
-    }
-    setup
+    open_plan(settings, &plan)
+}
+
+/// The rotation range of every steering binding, in binding order: a change means the
+/// force-feedback device's facts (its rotation) must be resolved again.
+pub fn steering_rotations(bindings: &Bindings) -> Vec<f64> {
+    bindings
+        .axes
+        .iter()
+        .filter(|b| b.control == AxisControl::Steering)
+        .map(|b| b.rotation_deg)
+        .collect()
 }
 
 /// Opens what `plan` says, behind a writer thread.
-fn open_plan(settings: &Settings, plan: &Plan) -> WheelSetup {
+fn open_plan(settings: &Settings, plan: &Plan) -> OpenedFfb {
     let ffb = &settings.ffb;
     let planned = match plan {
-        Plan::None { reason } => return WheelSetup::none(ffb, reason),
+        Plan::None { reason } => return OpenedFfb::none(ffb, reason, LinkStatus::Idle),
         Plan::Open(planned) => planned,
     };
     let name = planned.display_name();
@@ -355,7 +411,11 @@ fn open_plan(settings: &Settings, plan: &Plan) -> WheelSetup {
     }) {
         Ok(backend) => backend,
         Err(error) => {
-            return WheelSetup::none(ffb, &format!("opening {name} via {via} failed: {error}"));
+            return OpenedFfb::none(
+                ffb,
+                &format!("opening {name} via {via} failed: {error}"),
+                LinkStatus::Failed,
+            );
         }
     };
     let watchdog_ms = if ffb.watchdog_ms.is_finite() {
@@ -373,26 +433,35 @@ fn open_plan(settings: &Settings, plan: &Plan) -> WheelSetup {
     ) {
         Ok(writer) => writer,
         Err(error) => {
-            return WheelSetup::none(
+            return OpenedFfb::none(
                 ffb,
                 &format!("cannot start the force-feedback writer for {name}: {error}"),
+                LinkStatus::Failed,
             );
         }
     };
-    let (peak, invert) = device_params(ffb, &planned.identity);
-    let summary = format!(
-        "FFB: {name} via {via}, {peak:.1} N·m peak, {:.0} Hz{}",
-        writer.rate_hz(),
-        if invert { ", inverted" } else { "" }
+    let control = writer.control();
+    let facts = FfbDeviceFacts::resolve(
+        ffb,
+        &planned.identity,
+        steering_rotation(&settings.bindings, &planned.identity),
     );
-    WheelSetup {
-        ffb: Box::new(writer),
+    let summary = format!(
+        "FFB: {name} via {via}, {}, {:.0} Hz{}",
+        facts.describe_peak(),
+        writer.rate_hz(),
+        if facts.invert { ", inverted" } else { "" }
+    );
+    OpenedFfb {
+        link: FfbLink {
+            backend: Box::new(writer),
+            facts,
+        },
         backend: planned.decision.kind,
-        device_peak_nm: peak,
-        invert,
+        device: Some(planned.identity.clone()),
         summary,
-        input_threads: Vec::new(),
-        input_devices: Vec::new(),
+        status: LinkStatus::Linked,
+        control,
     }
 }
 
@@ -703,17 +772,18 @@ mod tests {
             rotation_deg: None,
             rate_hz: None,
         });
-        let mut setup = open_plan(&s, &plan);
-        assert_eq!(setup.backend, FfbBackendKind::None);
+        let mut opened = open_plan(&s, &plan);
+        assert_eq!(opened.backend, FfbBackendKind::None);
+        assert_eq!(opened.status, LinkStatus::Failed, "worth retrying");
         assert!(
-            setup
+            opened
                 .summary
                 .starts_with("FFB: none (opening Ghost via evdev FF_CONSTANT"),
             "{}",
-            setup.summary
+            opened.summary
         );
-        assert_eq!(setup.ffb.send_level(0.5), Ok(()));
-        assert!((setup.device_peak_nm - s.ffb.max_torque_nm).abs() < 1e-12);
+        assert_eq!(opened.link.backend.send_level(0.5), Ok(()));
+        assert!((opened.link.facts.peak_torque_nm - s.ffb.max_torque_nm).abs() < 1e-12);
     }
 
     #[test]
@@ -725,12 +795,16 @@ mod tests {
             return;
         }
         let mut setup = set_up(&s);
-        assert_eq!(setup.backend, FfbBackendKind::None);
-        assert_eq!(setup.summary, "FFB: none (no force-feedback wheel found)");
-        assert_eq!(setup.ffb.send_level(0.7), Ok(()));
-        assert_eq!(setup.ffb.stop(), Ok(()));
-        assert!((setup.device_peak_nm - s.ffb.max_torque_nm).abs() < 1e-12);
-        assert!(!setup.invert);
+        assert_eq!(setup.ffb.backend, FfbBackendKind::None);
+        assert_eq!(setup.ffb.status, LinkStatus::Idle);
+        assert_eq!(
+            setup.ffb.summary,
+            "FFB: none (no force-feedback wheel found)"
+        );
+        assert_eq!(setup.ffb.link.backend.send_level(0.7), Ok(()));
+        assert_eq!(setup.ffb.link.backend.stop(), Ok(()));
+        assert!((setup.ffb.link.facts.peak_torque_nm - s.ffb.max_torque_nm).abs() < 1e-12);
+        assert!(!setup.ffb.link.facts.invert);
         assert_eq!(setup.input_threads.len(), setup.input_devices.len());
         if !std::path::Path::new("/dev/input").is_dir() {
             assert!(setup.input_threads.is_empty());

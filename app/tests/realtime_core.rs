@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use glam::DVec3;
 use gripline_app::realtime::commands::{Command, FfbTest, Retired, SimEvent};
-use gripline_app::realtime::rig::Rig;
+use gripline_app::realtime::rig::{FfbLink, Rig};
 use gripline_app::realtime::session::Session;
 use gripline_app::realtime::sim_core::{SimCore, UiRings, core_rings};
 use gripline_app::realtime::snapshot_ring::Stamped;
@@ -16,6 +16,7 @@ use gripline_app::realtime::{Interpolator, KeyboardSender};
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_config::input_codes::key;
+use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::recording::{
     Clock, Command as Ffb, ManualClock, Recording, RecordingBackend,
 };
@@ -83,9 +84,13 @@ fn recording_rig() -> (Rig, Recording, Arc<AtomicBool>, f64) {
     let rig = Rig::new(
         &Bindings::default(),
         &settings,
-        Box::new(backend),
-        peak,
-        false,
+        FfbLink {
+            backend: Box::new(backend),
+            facts: FfbDeviceFacts {
+                peak_torque_nm: peak,
+                ..FfbDeviceFacts::no_device(&settings)
+            },
+        },
     );
     (rig, recording, fail, peak)
 }

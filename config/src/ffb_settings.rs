@@ -9,6 +9,7 @@ use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
 use crate::device_identity::DeviceIdentity;
+use crate::soft_lock::{SoftLockSettings, SteeringLockMode};
 
 /// Longest torque smoothing time constant allowed (ms): beyond it the wheel feels numb and
 /// late.
@@ -103,6 +104,10 @@ pub struct FfbSettings {
     /// The device that receives force feedback; `None` picks automatically (the device
     /// bound to steering, if it has force feedback).
     pub device: Option<DeviceIdentity>,
+    /// How the wheel's rotation meets the car's steering lock.
+    pub lock_mode: SteeringLockMode,
+    /// The soft lock at the car's steering lock.
+    pub soft_lock: SoftLockSettings,
     /// Per-device settings. Omitted from the file when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub devices: Vec<FfbDeviceSettings>,
@@ -128,6 +133,8 @@ impl Default for FfbSettings {
             smoothing_ms: 0.0,
             backend: FfbBackendChoice::Auto,
             device: None,
+            lock_mode: SteeringLockMode::default(),
+            soft_lock: SoftLockSettings::default(),
             devices: Vec::new(),
         }
     }
@@ -161,6 +168,7 @@ impl Validate for FfbSettings {
         v.in_range("watchdog_ms", self.watchdog_ms, 5.0, 1000.0);
         v.in_range("fade_in_s", self.fade_in_s, 0.0, 10.0);
         v.in_range("smoothing_ms", self.smoothing_ms, 0.0, MAX_SMOOTHING_MS);
+        v.nested("soft_lock", &self.soft_lock);
         v.within("devices", |v| {
             for (i, d) in self.devices.iter().enumerate() {
                 v.nested(&Validator::index(i), d);

@@ -18,6 +18,7 @@
 //! - [`settings`]: all user settings ([`settings::Settings`]: session, graphics, force
 //!   feedback, bindings) and [`settings::SettingsStore`], which loads them without ever
 //!   failing and saves them atomically in the platform's configuration folder.
+//! - [`soft_lock`]: how the wheel's rotation meets the car's steering lock, and the soft lock.
 //! - [`error`]: the error type.
 
 pub mod assets;
@@ -31,6 +32,7 @@ pub mod input_settings;
 pub mod ron_text;
 pub mod scenario_file;
 pub mod settings;
+pub mod soft_lock;
 pub mod tir;
 pub mod track_file;
 pub mod tyre_file;

@@ -102,6 +102,12 @@ pub struct TickOutput {
     pub controls: Controls,
     /// Everything else.
     pub actions: UiActions,
+    /// The physical steering wheel's angle (rad, positive counter-clockwise), before the
+    /// car's lock: equal to `controls.steering_wheel_rad` when the wheel maps 1:1 to the car,
+    /// the angle the wheel is really at when its full rotation is mapped to the car's lock
+    /// ([`ControlMapper::map_rotation_to_lock`]). Force feedback's damping and soft lock
+    /// act on this angle.
+    pub physical_steering_rad: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -155,6 +161,9 @@ pub struct ControlMapper {
     pause: EdgeLatch,
     camera: EdgeLatch,
     ffb_off: EdgeLatch,
+    /// When set, a steering axis's full rotation maps to this steering-wheel lock (degrees
+    /// each side) instead of 1:1.
+    lock_map_deg: Option<f64>,
 }
 
 impl ControlMapper {
@@ -177,6 +186,7 @@ impl ControlMapper {
             pause: EdgeLatch::default(),
             camera: EdgeLatch::default(),
             ffb_off: EdgeLatch::default(),
+            lock_map_deg: None,
         };
         mapper.set_bindings(bindings);
         mapper
@@ -420,6 +430,13 @@ impl ControlMapper {
         self.buttons.iter().any(|b| b.action == action && b.pressed)
     }
 
+    /// Maps each steering axis's full rotation onto the car's steering-wheel lock of
+    /// `lock_deg` each side (`Some`), or one degree at the wheel to one degree in the car
+    /// (`None`, the default). Non-finite or non-positive locks mean `None`.
+    pub fn map_rotation_to_lock(&mut self, lock_deg: Option<f64>) {
+        self.lock_map_deg = lock_deg.filter(|l| l.is_finite() && *l > 0.0);
+    }
+
     /// Produces the controls of one tick of `dt` seconds from the newest device state.
     pub fn tick(&mut self, dt: f64) -> TickOutput {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
@@ -428,6 +445,7 @@ impl ControlMapper {
         let mut clutch = 0.0f64;
         let mut handbrake = 0.0f64;
         let mut steer_right_rad = 0.0f64;
+        let mut physical_right_rad = 0.0f64;
         for b in &self.axes {
             if b.slot.is_none() {
                 continue;
@@ -448,9 +466,14 @@ impl ControlMapper {
             };
             match b.control {
                 AxisControl::Steering => {
-                    let rad = steering_wheel_rad(value, b.rotation_deg);
+                    let physical = steering_wheel_rad(value, b.rotation_deg);
+                    let rad = match self.lock_map_deg {
+                        Some(lock_deg) => steering_wheel_rad(value, 2.0 * lock_deg),
+                        None => physical,
+                    };
                     if rad.abs() > steer_right_rad.abs() {
                         steer_right_rad = rad;
+                        physical_right_rad = physical;
                     }
                 }
                 AxisControl::Throttle => throttle = throttle.max(value),
@@ -477,7 +500,9 @@ impl ControlMapper {
         let clutch_digital = self
             .clutch
             .update(self.held(ButtonAction::Clutch), dt, &digital);
-        steer_right_rad += steering_wheel_rad(steer_digital, digital.steer_rotation_deg);
+        let digital_rad = steering_wheel_rad(steer_digital, digital.steer_rotation_deg);
+        steer_right_rad += digital_rad;
+        physical_right_rad += digital_rad;
         if self.held(ButtonAction::Handbrake) {
             handbrake = 1.0;
         }
@@ -506,6 +531,15 @@ impl ControlMapper {
             look_left: self.held(ButtonAction::LookLeft),
             look_right: self.held(ButtonAction::LookRight),
         };
-        TickOutput { controls, actions }
+        let physical_steering_rad = 0.0 - physical_right_rad;
+        TickOutput {
+            controls,
+            actions,
+            physical_steering_rad: if physical_steering_rad.is_finite() {
+                physical_steering_rad
+            } else {
+                0.0
+            },
+        }
     }
 }

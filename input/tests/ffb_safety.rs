@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::ffb::backend::FfbError;
+use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::output::FfbOutput;
 use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams};
 use gripline_input::ffb::recording::{Clock, Command, ManualClock, Recording, RecordingBackend};
@@ -21,12 +22,19 @@ struct Rig {
     backend_fails: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
+fn peak_facts() -> FfbDeviceFacts {
+    FfbDeviceFacts {
+        peak_torque_nm: PEAK_NM,
+        ..FfbDeviceFacts::no_device(&FfbSettings::default())
+    }
+}
+
 fn rig(settings: &FfbSettings) -> Rig {
     let clock = ManualClock::new();
     let backend = RecordingBackend::new(Clock::Manual(clock.clone()));
     let rec = backend.recording();
     let backend_fails = backend.failure_switch();
-    let pipeline = FfbPipeline::new(PipelineParams::new(settings, PEAK_NM, false), 1000);
+    let pipeline = FfbPipeline::new(PipelineParams::new(settings, &peak_facts()), 1000);
     let safety = FfbSafety::new(SafetyConfig::from_settings(settings));
     Rig {
         out: FfbOutput::new(pipeline, safety, backend),
@@ -221,7 +229,7 @@ fn non_finite_torque_is_zero_at_once() {
     // Back to finite values: the slew limit restarts from zero.
     let mut slow = fast();
     slow.slew_limit_nm_per_s = 100.0;
-    let params = PipelineParams::new(&slow, PEAK_NM, false);
+    let params = PipelineParams::new(&slow, &peak_facts());
     r.out.pipeline_mut().set_params(params);
     r.run(604, 604, Some(torque(2.0)));
     assert!((r.level_at(604) - 0.1 / PEAK_NM).abs() < 1e-9);

@@ -17,6 +17,7 @@ use gripline_input::device::{
     AxisRange, DeviceId, DeviceIdentity, DeviceInfo, DeviceKind, DeviceMatch, InputEvent,
 };
 use gripline_input::ffb::backend::{FfbBackend, FfbError};
+use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::output::FfbOutput;
 use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams};
 use gripline_input::ffb::safety::{FfbSafety, SafetyConfig};
@@ -53,12 +54,15 @@ fn tick_path(c: &mut Criterion) {
     mapper.handle(&InputEvent::Connected {
         device,
         info: DeviceInfo {
-            identity: g29,
+            identity: g29.clone(),
             kind: DeviceKind::Wheel,
         },
     });
     let settings = FfbSettings::default();
-    let pipeline = FfbPipeline::new(PipelineParams::new(&settings, 2.2, false), 1000);
+    let pipeline = FfbPipeline::new(
+        PipelineParams::new(&settings, &FfbDeviceFacts::resolve(&settings, &g29, None)),
+        1000,
+    );
     let mut output = FfbOutput::new(pipeline, FfbSafety::new(SafetyConfig::default()), Null);
     output.start(Duration::ZERO);
     let mut ms = 0u64;
@@ -77,6 +81,7 @@ fn tick_path(c: &mut Criterion) {
                 column_torque_nm: tick.controls.steering_wheel_rad * 3.0,
                 wheel_speed_rad_s: 0.5,
                 wheel_accel_rad_s2: 0.0,
+                wheel_angle_rad: tick.physical_steering_rad,
             };
             output.tick(Duration::from_millis(ms), Some(&input), 0.001)
         });

@@ -9,11 +9,12 @@
 use std::time::Duration;
 
 use gripline_config::bindings::Bindings;
+use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::bindings::InputNotice;
-use gripline_input::ffb::pipeline::PipelineParams;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::AidParams;
 
+use super::rig::FfbLink;
 use super::session::Session;
 
 /// A command from the UI to the sim thread.
@@ -43,8 +44,14 @@ pub enum Command {
     /// state. The mapper compiles its own copy (this allocates on the sim thread, once per
     /// settings change); the box comes back as [`Retired::Bindings`] to be freed by the UI.
     ApplyBindings(Box<Bindings>),
-    /// New force-feedback pipeline parameters (from `FfbSettings` and the device).
-    SetFfbParams(PipelineParams),
+    /// The user's new force-feedback settings. The sim thread rebuilds the pipeline from them
+    /// and the facts of the device it drives (peak, invert, rotation), which only
+    /// [`Command::SetFfbLink`] changes. The previous settings come back as
+    /// [`Retired::FfbSettings`].
+    SetFfbSettings(Box<FfbSettings>),
+    /// A newly opened force-feedback device (or none) replaces the one in use: the old one
+    /// is silenced and comes back as [`Retired::FfbLink`]; the new one fades in.
+    SetFfbLink(Box<FfbLink>),
     /// The car's own force-feedback strength (1 = as computed).
     SetFfbCarGain(f64),
     /// Force-feedback kill switch: zero torque at once, until [`Command::EnableFfb`].
@@ -100,6 +107,11 @@ pub enum Retired {
     Session(Box<Session>),
     /// The bindings of a [`Command::ApplyBindings`], once compiled into the mapper.
     Bindings(Box<Bindings>),
+    /// Force-feedback settings replaced by [`Command::SetFfbSettings`].
+    FfbSettings(Box<FfbSettings>),
+    /// A force-feedback device replaced by [`Command::SetFfbLink`] (its writer thread is
+    /// joined when this is dropped).
+    FfbLink(Box<FfbLink>),
 }
 
 /// A message from the sim thread to the UI.

@@ -13,12 +13,15 @@ use std::time::Duration;
 
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
+use gripline_config::soft_lock::SteeringLockMode;
 use gripline_input::bindings::{ControlMapper, InputNotice, TickOutput};
 use gripline_input::device::{InputBackend, InputEvent};
 use gripline_input::ffb::backend::{FfbBackend, FfbError, NullBackend};
+use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::output::{FfbOutput, FfbTick};
 use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams, WheelMotion};
 use gripline_input::ffb::safety::{FfbSafety, SafetyConfig, StopReason};
+use gripline_input::ffb::soft_lock::SoftLock;
 
 use super::keyboard::{KeyboardSender, keyboard_channel};
 
@@ -34,12 +37,47 @@ const WHEEL_MOTION_CUTOFF_HZ: f64 = 30.0;
 /// A boxed force-feedback backend the sim thread can own.
 pub type BoxedFfb = Box<dyn FfbBackend + Send>;
 
+/// An opened force-feedback device: its backend (in the app an `FfbWriter`) and its facts
+/// (peak torque, invert, rotation), resolved together by the wheel set-up, the only place
+/// that resolves them ([`FfbDeviceFacts::resolve`]).
+pub struct FfbLink {
+    /// The backend.
+    pub backend: BoxedFfb,
+    /// The device's facts.
+    pub facts: FfbDeviceFacts,
+}
+
+impl FfbLink {
+    /// No device: a [`NullBackend`], level 1 at the user's maximum.
+    pub fn none(settings: &FfbSettings) -> Self {
+        Self {
+            backend: Box::new(NullBackend),
+            facts: FfbDeviceFacts::no_device(settings),
+        }
+    }
+}
+
+impl std::fmt::Debug for FfbLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FfbLink")
+            .field("facts", &self.facts)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Input devices, mapper and force-feedback output (see the module docs).
 pub struct Rig {
     mapper: ControlMapper,
     inputs: Vec<Box<dyn InputBackend + Send>>,
     events: Vec<InputEvent>,
     ffb: FfbOutput<BoxedFfb>,
+    /// The device facts of the backend in `ffb`: they change only with the backend.
+    facts: FfbDeviceFacts,
+    /// The user's force-feedback settings in force (boxed: they arrive boxed by command).
+    settings: Box<FfbSettings>,
+    /// The car's steering-wheel lock (degrees each side), for the soft lock and the lock
+    /// mode; `None` until a car is set.
+    car_lock_deg: Option<f64>,
     wheel_motion: WheelMotion,
 }
 
@@ -52,18 +90,11 @@ impl std::fmt::Debug for Rig {
 }
 
 impl Rig {
-    /// A rig with `bindings`, force feedback per `settings` through `backend` for a wheel of
-    /// peak torque `device_peak_nm` (inverted when `invert`; see
-    /// `gripline_input::ffb::pipeline::device_params`), and no input device yet.
-    pub fn new(
-        bindings: &Bindings,
-        settings: &FfbSettings,
-        backend: BoxedFfb,
-        device_peak_nm: f64,
-        invert: bool,
-    ) -> Self {
+    /// A rig with `bindings`, force feedback per `settings` through the device `link`, and no
+    /// input device yet.
+    pub fn new(bindings: &Bindings, settings: &FfbSettings, link: FfbLink) -> Self {
         let pipeline = FfbPipeline::new(
-            PipelineParams::new(settings, device_peak_nm, invert),
+            PipelineParams::new(settings, &link.facts),
             CLIP_WINDOW_TICKS,
         );
         let safety = FfbSafety::new(SafetyConfig::from_settings(settings));
@@ -71,7 +102,10 @@ impl Rig {
             mapper: ControlMapper::new(bindings),
             inputs: Vec::with_capacity(MAX_INPUTS),
             events: Vec::with_capacity(EVENTS_PER_TICK),
-            ffb: FfbOutput::new(pipeline, safety, backend),
+            ffb: FfbOutput::new(pipeline, safety, link.backend),
+            facts: link.facts,
+            settings: Box::new(settings.clone()),
+            car_lock_deg: None,
             wheel_motion: WheelMotion::new(WHEEL_MOTION_CUTOFF_HZ),
         }
     }
@@ -79,8 +113,8 @@ impl Rig {
     /// A rig without force-feedback device ([`NullBackend`]) and default FFB settings.
     pub fn without_ffb(bindings: &Bindings) -> Self {
         let settings = FfbSettings::default();
-        let peak = settings.max_torque_nm;
-        Self::new(bindings, &settings, Box::new(NullBackend), peak, false)
+        let link = FfbLink::none(&settings);
+        Self::new(bindings, &settings, link)
     }
 
     /// Adds an input backend, polled every tick. Returns `false` (and drops it) when the rig
@@ -172,34 +206,103 @@ impl Rig {
         self.ffb.safety().is_killed()
     }
 
-    /// New pipeline parameters.
-    pub fn set_ffb_params(&mut self, params: PipelineParams) {
-        self.ffb.pipeline_mut().set_params(params);
-    }
-
     /// The car's force-feedback strength.
     pub fn set_ffb_car_gain(&mut self, gain: f64) {
         self.ffb.pipeline_mut().set_car_gain(gain);
     }
 
-    /// One force-feedback tick at `now`: `column` is `Some((column torque N·m, steering-wheel
-    /// angle rad))` after a physics step, `None` while paused.
+    /// The device facts of the force-feedback backend in use.
+    pub fn ffb_facts(&self) -> &FfbDeviceFacts {
+        &self.facts
+    }
+
+    /// The user's force-feedback settings in force.
+    pub fn ffb_settings(&self) -> &FfbSettings {
+        &self.settings
+    }
+
+    /// New force-feedback settings from the user: the pipeline's parameters are rebuilt from
+    /// them and the facts of the device in use, so no settings path can change the device's
+    /// peak or direction. Returns the previous settings, to be freed off the sim thread.
+    pub fn set_ffb_settings(&mut self, settings: Box<FfbSettings>) -> Box<FfbSettings> {
+        let old = std::mem::replace(&mut self.settings, settings);
+        self.refresh_ffb();
+        old
+    }
+
+    /// Swaps in a newly opened force-feedback device at `now`: the old backend is silenced
+    /// (zero, then its `stop`) and handed back inside the returned box, to be freed off the
+    /// sim thread; the new one fades in unless `paused`.
+    pub fn swap_ffb_link(
+        &mut self,
+        mut link: Box<FfbLink>,
+        now: Duration,
+        paused: bool,
+    ) -> Box<FfbLink> {
+        self.ffb.retire_backend(StopReason::Unplugged);
+        std::mem::swap(self.ffb.backend_mut(), &mut link.backend);
+        std::mem::swap(&mut self.facts, &mut link.facts);
+        self.refresh_ffb();
+        if !paused {
+            self.start_ffb(now);
+        }
+        link
+    }
+
+    /// The car's steering-wheel lock (degrees each side): sets the soft lock and, in the
+    /// [`SteeringLockMode::WheelToCarLock`] mode, the mapping of the wheel's rotation.
+    pub fn set_car_lock_deg(&mut self, lock_deg: f64) {
+        self.car_lock_deg = Some(lock_deg).filter(|l| l.is_finite() && *l > 0.0);
+        self.refresh_ffb();
+    }
+
+    /// Rebuilds what depends on the settings, the device facts and the car: pipeline
+    /// parameters, safety timing, soft lock, rotation mapping.
+    fn refresh_ffb(&mut self) {
+        let params = PipelineParams::new(&self.settings, &self.facts);
+        self.ffb.pipeline_mut().set_params(params);
+        self.ffb
+            .safety_mut()
+            .set_config(SafetyConfig::from_settings(&self.settings));
+        let (soft_lock_deg, mapped) = match (self.settings.lock_mode, self.car_lock_deg) {
+            (SteeringLockMode::OneToOne, Some(lock)) => (Some(lock), None),
+            // The wheel's full rotation is the car's lock: the stop is at the wheel's ends.
+            (SteeringLockMode::WheelToCarLock, Some(lock)) => {
+                (Some(0.5 * self.facts.rotation_deg), Some(lock))
+            }
+            (_, None) => (None, None),
+        };
+        self.mapper.map_rotation_to_lock(mapped);
+        let soft_lock = soft_lock_deg.map_or(SoftLock::OFF, |deg| {
+            SoftLock::new(
+                &self.settings.soft_lock,
+                deg.to_radians(),
+                params.max_torque_nm,
+            )
+        });
+        self.ffb.pipeline_mut().set_soft_lock(soft_lock);
+    }
+
+    /// One force-feedback tick at `now`: `column` is `Some(column torque N·m)` after a
+    /// physics step, `None` while paused; `wheel_rad` is the physical steering wheel's angle
+    /// (unclamped by the car's lock: [`TickOutput::physical_steering_rad`]), for damping,
+    /// friction, inertia and the soft lock.
     ///
     /// # Errors
     /// The backend's error (force feedback is then stopped until restarted).
     pub fn ffb_tick(
         &mut self,
         now: Duration,
-        column: Option<(f64, f64)>,
+        column: Option<f64>,
+        wheel_rad: f64,
         dt: f64,
     ) -> Result<FfbTick, FfbError> {
-        let input = column.map(|(torque, angle)| {
-            let (speed, accel) = self.wheel_motion.update(angle, dt);
-            FfbInput {
-                column_torque_nm: torque,
-                wheel_speed_rad_s: speed,
-                wheel_accel_rad_s2: accel,
-            }
+        let (speed, accel) = self.wheel_motion.update(wheel_rad, dt);
+        let input = column.map(|torque| FfbInput {
+            column_torque_nm: torque,
+            wheel_speed_rad_s: speed,
+            wheel_accel_rad_s2: accel,
+            wheel_angle_rad: wheel_rad,
         });
         self.ffb.tick(now, input.as_ref(), dt)
     }

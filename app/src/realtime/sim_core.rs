@@ -156,6 +156,8 @@ impl SimCore {
             ffb_down: false,
         };
         core.set_autopilot(autopilot);
+        core.rig
+            .set_car_lock_deg(core.session.vehicle().params().steering.lock_deg);
         core
     }
 
@@ -253,7 +255,7 @@ impl SimCore {
                         0.0
                     };
                 }
-                Some((s.column_torque_n_m, s.steering_wheel_rad))
+                Some(s.column_torque_n_m)
             } else {
                 self.stats.auto_resets.fetch_add(1, Ordering::Relaxed);
                 let _ = self.events.push(SimEvent::CarRecovered);
@@ -265,9 +267,8 @@ impl SimCore {
         let column = match self.ffb_test {
             Some((test, started)) => {
                 let t = now.saturating_sub(started).as_secs_f64();
-                let wheel = input.controls.steering_wheel_rad;
-                if let Some(torque) = test.torque_nm(t, wheel) {
-                    Some((torque, wheel))
+                if let Some(torque) = test.torque_nm(t, input.physical_steering_rad) {
+                    Some(torque)
                 } else {
                     self.ffb_test = None;
                     if self.paused {
@@ -283,7 +284,8 @@ impl SimCore {
         let ffb = if self.ffb_down {
             Ok(FfbTick::default())
         } else {
-            self.rig.ffb_tick(now, column, DT)
+            self.rig
+                .ffb_tick(now, column, input.physical_steering_rad, DT)
         };
         let (ffb_level, ffb_torque_nm, ffb_clipped) = if let Ok(t) = ffb {
             (
@@ -342,6 +344,8 @@ impl SimCore {
                 self.wheel_rotation_rad = [0.0; 4];
                 self.tick = 0;
                 self.epoch = self.epoch.wrapping_add(1);
+                self.rig
+                    .set_car_lock_deg(self.session.vehicle().params().steering.lock_deg);
                 self.set_autopilot(self.autopilot_wanted);
                 self.restart_ffb(now);
             }
@@ -349,7 +353,16 @@ impl SimCore {
                 self.rig.set_bindings(&bindings);
                 self.retire(Retired::Bindings(bindings));
             }
-            Command::SetFfbParams(params) => self.rig.set_ffb_params(params),
+            Command::SetFfbSettings(settings) => {
+                let old = self.rig.set_ffb_settings(settings);
+                self.retire(Retired::FfbSettings(old));
+            }
+            Command::SetFfbLink(link) => {
+                let paused = self.paused && self.ffb_test.is_none();
+                let old = self.rig.swap_ffb_link(link, now, paused);
+                self.ffb_down = false;
+                self.retire(Retired::FfbLink(old));
+            }
             Command::SetFfbCarGain(gain) => self.rig.set_ffb_car_gain(gain),
             Command::KillFfb => {
                 let result = self.rig.set_ffb_killed(true, now);

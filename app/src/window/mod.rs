@@ -41,11 +41,13 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
+use crate::ffb_connector::FfbConnector;
 use crate::realtime::device_thread::DeviceThread;
 use crate::realtime::{
     Command, Interpolator, KeyboardSender, Session, SimConfig, SimEvent, SimHandle, SimThread,
     Stamped,
 };
+use gripline_input::bindings::InputNotice;
 
 use self::egui_layer::EguiLayer;
 use self::frame_stats::FrameStats;
@@ -127,7 +129,15 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
     let aids_of_car = session.vehicle().params().aids.clone();
     let settings = &flow.settings;
     let wheel = gripline_app::wheel_setup::set_up(settings);
-    eprintln!("gripline: {}", wheel.summary);
+    eprintln!("gripline: {}", wheel.ffb.summary);
+    let connector = FfbConnector::spawn(
+        gripline_app::wheel_setup::open_ffb,
+        settings.clone(),
+        wheel.ffb.status,
+        wheel.ffb.control.clone(),
+    )
+    .map_err(|error| eprintln!("gripline: force feedback will not reconnect: {error}"))
+    .ok();
     let (mut rig, wheel_threads) = wheel.into_rig(settings);
     let keyboard = rig.add_keyboard();
     let devices = match DeviceThread::gilrs() {
@@ -175,6 +185,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         sim: Some(sim),
         devices,
         wheel_threads,
+        connector,
         running: None,
         error: None,
         report: ExitReport::default(),
@@ -218,6 +229,8 @@ struct App {
     devices: Option<DeviceThread>,
     /// Evdev input threads from the wheel set-up (pedals, handbrakes gilrs cannot see).
     wheel_threads: Vec<DeviceThread>,
+    /// Reopens the force-feedback wheel after an unplug or a settings change.
+    connector: Option<FfbConnector>,
     running: Option<Running>,
     error: Option<anyhow::Error>,
     report: ExitReport,
@@ -409,11 +422,30 @@ impl App {
                 SimEvent::CarRecovered => notices.push("Car recovered to the start".to_owned()),
                 SimEvent::FfbFailed => {
                     notices.push(
-                        "Force feedback stopped: the wheel did not accept a write".to_owned(),
+                        "Force feedback stopped: the wheel did not accept a write; \
+                         reconnecting"
+                            .to_owned(),
                     );
+                    if let Some(connector) = &self.connector {
+                        connector.device_failed();
+                    }
                 }
-                SimEvent::Input(notice) => notices.push(input_notice_text(notice)),
+                SimEvent::Input(notice) => {
+                    if let (InputNotice::DeviceConnected { .. }, Some(connector)) =
+                        (notice, &self.connector)
+                    {
+                        connector.device_plugged();
+                    }
+                    notices.push(input_notice_text(notice));
+                }
             }
+        }
+        if let Some(opened) = self.connector.as_ref().and_then(FfbConnector::poll) {
+            eprintln!("gripline: {}", opened.summary);
+            notices.push(opened.summary);
+            // When the queue is full the link is freed here, never on the sim thread; the
+            // connector tries again on the next failure or plug.
+            let _ = sim.send(Command::SetFfbLink(Box::new(opened.link)));
         }
         if let Some(r) = self.running.as_mut() {
             for _ in 0..cycle_camera {
@@ -652,6 +684,11 @@ impl App {
         if applied.graphics_changed {
             self.apply_graphics();
         }
+        if applied.relink_ffb
+            && let Some(connector) = &self.connector
+        {
+            connector.settings_changed(&self.flow.settings);
+        }
         if let Some(text) = applied.notice {
             self.notify(text);
         }
@@ -776,6 +813,8 @@ impl App {
         for thread in self.wheel_threads.drain(..) {
             thread.stop();
         }
+        // Closes the last device it opened (the sim thread has already stopped it).
+        self.connector = None;
         self.running = None;
     }
 }

@@ -3,7 +3,6 @@
 //! store and sent to the sim thread through its command queue, without a restart.
 
 use gripline_config::settings::{Aids, Settings, SettingsStore};
-use gripline_input::ffb::pipeline::PipelineParams;
 use gripline_physics::vehicle::AidParams;
 
 use crate::realtime::Command;
@@ -40,6 +39,9 @@ pub struct Applied {
     pub load_session: Option<(String, String)>,
     /// The graphics settings changed.
     pub graphics_changed: bool,
+    /// What decides the force-feedback device changed (on/off, backend, device, per-device
+    /// settings, the steering binding's rotation): reopen it.
+    pub relink_ffb: bool,
     /// One-line report for the banner.
     pub notice: Option<String>,
 }
@@ -114,57 +116,74 @@ impl SettingsFlow {
             ],
         );
         draft.graphics = graphics;
-        match action? {
+        let action = action?;
+        Some(self.act(action, aids_of_car))
+    }
+
+    /// Carries out what the screen asked for: the one path from the screen's buttons to the
+    /// sim thread's commands (the window calls it through [`SettingsFlow::show`], tests
+    /// directly).
+    pub fn act(&mut self, action: SettingsAction, aids_of_car: &AidParams) -> Applied {
+        match action {
             SettingsAction::Apply(applied) => {
-                let mut next = draft.clone();
+                let mut next = self
+                    .screen
+                    .as_ref()
+                    .map_or_else(|| self.settings.clone(), |open| open.draft.clone());
                 next.bindings = applied.input.bindings;
                 next.ffb = applied.input.ffb;
                 apply_routing(&mut next, &applied.ffb_routing);
-                Some(self.apply(next, aids_of_car))
+                self.apply(next, aids_of_car)
             }
             SettingsAction::Cancel => {
                 self.screen = None;
                 // A force-feedback test may have played with unapplied settings.
-                let ffb = &self.settings.ffb;
-                Some(Applied {
-                    commands: vec![Command::SetFfbParams(PipelineParams::new(
-                        ffb,
-                        ffb.max_torque_nm,
-                        false,
-                    ))],
+                Applied {
+                    commands: vec![Command::SetFfbSettings(Box::new(self.settings.ffb.clone()))],
                     ..Applied::default()
-                })
+                }
             }
             SettingsAction::FfbTest(kind) => {
                 // Tests play with the settings on screen, before Apply.
-                let working = &screen.working().ffb;
+                let working = self.screen.as_ref().map_or_else(
+                    || self.settings.ffb.clone(),
+                    |open| open.screen.working().ffb.clone(),
+                );
                 let nm = 0.5 * working.max_torque_nm;
                 let test = match kind {
                     FfbTestKind::PulseLeft => FfbTest::PulseLeft(nm),
                     FfbTestKind::PulseRight => FfbTest::PulseRight(nm),
                     FfbTestKind::SpringSweep => FfbTest::SpringSweep(working.max_torque_nm),
                 };
-                Some(Applied {
+                Applied {
                     commands: vec![
-                        Command::SetFfbParams(PipelineParams::new(
-                            working,
-                            working.max_torque_nm,
-                            false,
-                        )),
+                        Command::SetFfbSettings(Box::new(working)),
                         Command::FfbTest(test),
                     ],
                     ..Applied::default()
-                })
+                }
             }
-            SettingsAction::KillFfb(on) => Some(Applied {
+            SettingsAction::KillFfb(on) => Applied {
                 commands: vec![if on {
                     Command::KillFfb
                 } else {
                     Command::EnableFfb
                 }],
                 ..Applied::default()
-            }),
+            },
         }
+    }
+
+    /// The open screen, for tests that press its buttons.
+    #[cfg(test)]
+    fn screen_mut(&mut self) -> Option<&mut SettingsScreen> {
+        self.screen.as_mut().map(|open| &mut open.screen)
+    }
+
+    /// The open screen's copy of the settings (the car, session and graphics tabs edit it).
+    #[cfg(test)]
+    fn draft_mut(&mut self) -> Option<&mut Settings> {
+        self.screen.as_mut().map(|open| &mut open.draft)
     }
 
     /// Makes `next` the settings in force: sanitised, saved, and turned into commands.
@@ -185,7 +204,7 @@ impl SettingsFlow {
         let now = &self.settings;
         let mut commands = vec![
             Command::ApplyBindings(Box::new(now.bindings.clone())),
-            Command::SetFfbParams(PipelineParams::new(&now.ffb, now.ffb.max_torque_nm, false)),
+            Command::SetFfbSettings(Box::new(now.ffb.clone())),
             Command::SetGearboxMode(now.session.gearbox_mode),
         ];
         commands.push(Command::SetAids(aids_for(aids_of_car, now.session.aids)));
@@ -197,6 +216,7 @@ impl SettingsFlow {
             commands,
             load_session,
             graphics_changed: previous.graphics != now.graphics,
+            relink_ffb: ffb_routing_changed(&previous, now),
             notice: Some(match lines.first() {
                 Some(first) => format!("Settings applied · {first}"),
                 None => "Settings applied and saved".to_owned(),
@@ -212,6 +232,19 @@ pub fn aids_for(car: &AidParams, switches: Aids) -> AidParams {
         tc_enabled: switches.traction_control,
         ..car.clone()
     }
+}
+
+/// Whether what decides the force-feedback device and its facts changed between `before`
+/// and `after`: then the device is reopened (the pipeline's settings alone travel by
+/// [`Command::SetFfbSettings`]).
+pub fn ffb_routing_changed(before: &Settings, after: &Settings) -> bool {
+    let (b, a) = (&before.ffb, &after.ffb);
+    b.enabled != a.enabled
+        || b.backend != a.backend
+        || b.device != a.device
+        || b.devices != a.devices
+        || gripline_app::wheel_setup::steering_rotations(&before.bindings)
+            != gripline_app::wheel_setup::steering_rotations(&after.bindings)
 }
 
 /// The screen's routing (backend and device) from the settings.
@@ -289,5 +322,217 @@ mod tests {
         assert_eq!(loaded.settings.session.track_id, "proving-ground");
         assert!((loaded.settings.graphics.fov_deg - 75.0).abs() < 1e-12);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Regressions of issue 10: every settings path that reaches the sim thread keeps the
+    /// device's peak torque and direction, which only the device link may change.
+    mod device_facts_survive {
+        use std::sync::Arc;
+        use std::time::Duration;
+
+        use gripline_app::realtime::rig::{FfbLink, Rig};
+        use gripline_app::realtime::session::Session;
+        use gripline_app::realtime::sim_core::{SimCore, UiRings, core_rings};
+        use gripline_app::realtime::stats::SharedStats;
+        use gripline_config::ffb_settings::FfbSettings;
+        use gripline_input::ffb::device_facts::{FfbDeviceFacts, PeakSource};
+        use gripline_input::ffb::recording::{Clock, ManualClock, Recording, RecordingBackend};
+
+        use super::*;
+
+        /// A 25 N·m direct-drive base that needs invert, capped by the user at 5 N·m.
+        const PEAK_NM: f64 = 25.0;
+        const USER_MAX_NM: f64 = 5.0;
+
+        struct Rig25 {
+            core: SimCore,
+            ui: UiRings,
+            recording: Recording,
+            now: Duration,
+            flow: SettingsFlow,
+        }
+
+        impl Rig25 {
+            fn new() -> Self {
+                let mut settings = Settings::default();
+                settings.ffb.max_torque_nm = USER_MAX_NM;
+                settings.ffb.fade_in_s = 0.0;
+                let backend = RecordingBackend::new(Clock::Manual(ManualClock::new()));
+                let recording = backend.recording();
+                let link = FfbLink {
+                    backend: Box::new(backend),
+                    facts: FfbDeviceFacts {
+                        peak_torque_nm: PEAK_NM,
+                        peak_source: PeakSource::User,
+                        invert: true,
+                        rotation_deg: 1080.0,
+                    },
+                };
+                let rig = Rig::new(&settings.bindings, &settings.ffb, link);
+                let (rings, ui) = core_rings(64);
+                let session = Session::load("corvette-c5", "flat").expect("shipped car");
+                let core =
+                    SimCore::new(session, rig, rings, Arc::new(SharedStats::default()), false);
+                Self {
+                    core,
+                    ui,
+                    recording,
+                    now: Duration::ZERO,
+                    flow: SettingsFlow::new(settings, None),
+                }
+            }
+
+            /// Sends what the flow produced to the sim and runs `ticks` ticks.
+            fn deliver(&mut self, applied: Applied, ticks: u32) {
+                for command in applied.commands {
+                    self.ui.commands.push(command).expect("room in the queue");
+                }
+                for _ in 0..ticks {
+                    self.now += Duration::from_millis(1);
+                    self.core.tick(self.now);
+                }
+                while self.ui.snapshots.pop().is_some() {}
+            }
+
+            /// The facts and the user's maximum as the sim thread's pipeline holds them.
+            fn assert_facts(&self, user_max_nm: f64, path: &str) {
+                let p = self.core.rig().ffb().pipeline().params();
+                assert!(
+                    (p.device_peak_nm - PEAK_NM).abs() < 1e-12,
+                    "{path}: device peak became {}",
+                    p.device_peak_nm
+                );
+                assert!(p.invert, "{path}: invert was dropped");
+                assert!(
+                    (p.max_torque_nm - user_max_nm).abs() < 1e-12,
+                    "{path}: user maximum became {}",
+                    p.max_torque_nm
+                );
+                assert_eq!(
+                    self.core.rig().ffb_facts().peak_torque_nm.to_bits(),
+                    PEAK_NM.to_bits()
+                );
+            }
+
+            /// The strongest level sent over the last `ticks` ticks.
+            fn peak_level(&self, ticks: usize) -> f64 {
+                let levels = self.recording.levels();
+                levels
+                    .iter()
+                    .rev()
+                    .take(ticks)
+                    .map(|(_, l)| l.abs())
+                    .fold(0.0, f64::max)
+            }
+        }
+
+        fn open(r: &mut Rig25) {
+            r.flow.open(270.0, Tab::ForceFeedback);
+        }
+
+        #[test]
+        fn apply_keeps_the_peak_invert_and_maximum() {
+            let mut r = Rig25::new();
+            open(&mut r);
+            let action = r
+                .flow
+                .screen_mut()
+                .unwrap()
+                .apply()
+                .expect("valid settings");
+            let applied = r.flow.act(action, &AidParams::default());
+            r.deliver(applied, 5);
+            r.assert_facts(USER_MAX_NM, "Apply");
+        }
+
+        #[test]
+        fn cancel_keeps_the_peak_invert_and_maximum() {
+            let mut r = Rig25::new();
+            open(&mut r);
+            let action = r.flow.screen_mut().unwrap().cancel();
+            let applied = r.flow.act(action, &AidParams::default());
+            r.deliver(applied, 5);
+            r.assert_facts(USER_MAX_NM, "Cancel");
+        }
+
+        #[test]
+        fn test_pulses_play_inverted_within_the_maximum() {
+            let mut r = Rig25::new();
+            open(&mut r);
+            for kind in [
+                FfbTestKind::PulseLeft,
+                FfbTestKind::PulseRight,
+                FfbTestKind::SpringSweep,
+            ] {
+                let applied = r
+                    .flow
+                    .act(SettingsAction::FfbTest(kind), &AidParams::default());
+                r.deliver(applied, 300);
+                r.assert_facts(USER_MAX_NM, "Test");
+                // Never more than the user's maximum at the wheel: 5 / 25 of the peak.
+                assert!(
+                    r.peak_level(300) <= USER_MAX_NM / PEAK_NM + 1e-9,
+                    "{kind:?}"
+                );
+            }
+            // A pulse to the left (positive torque) comes out negative on an inverted base.
+            let applied = r.flow.act(
+                SettingsAction::FfbTest(FfbTestKind::PulseLeft),
+                &AidParams::default(),
+            );
+            r.deliver(applied, 200);
+            let level = r.recording.levels().last().unwrap().1;
+            assert!(
+                (level + 0.5 * USER_MAX_NM / PEAK_NM).abs() < 1e-3,
+                "inverted half-maximum pulse: {level}"
+            );
+        }
+
+        #[test]
+        fn reset_to_defaults_keeps_the_device_facts() {
+            let mut r = Rig25::new();
+            open(&mut r);
+            let screen = r.flow.screen_mut().unwrap();
+            screen.reset_to_defaults();
+            let action = screen.apply().expect("defaults are valid");
+            let applied = r.flow.act(action, &AidParams::default());
+            r.deliver(applied, 5);
+            // The user asked for the default maximum; the base is still 25 N·m, inverted.
+            r.assert_facts(FfbSettings::default().max_torque_nm, "Reset to defaults");
+        }
+
+        #[test]
+        fn per_tab_defaults_keep_the_device_facts() {
+            let mut r = Rig25::new();
+            open(&mut r);
+            // "Defaults for this tab" on Car & session and on Graphics, then Apply.
+            let draft = r.flow.draft_mut().unwrap();
+            draft.session = gripline_config::settings::SessionSettings::default();
+            draft.graphics = gripline_config::settings::GraphicsSettings::default();
+            let action = r.flow.screen_mut().unwrap().apply().expect("valid");
+            let applied = r.flow.act(action, &AidParams::default());
+            r.deliver(applied, 5);
+            r.assert_facts(USER_MAX_NM, "per-tab defaults");
+        }
+
+        #[test]
+        fn a_huge_column_torque_stays_at_the_user_maximum_after_apply() {
+            let mut r = Rig25::new();
+            open(&mut r);
+            let action = r.flow.screen_mut().unwrap().apply().expect("valid");
+            let applied = r.flow.act(action, &AidParams::default());
+            r.deliver(applied, 5);
+            // A 1000 N·m pulse: far beyond anything a car produces.
+            r.deliver(
+                Applied {
+                    commands: vec![Command::FfbTest(FfbTest::PulseLeft(1000.0))],
+                    ..Applied::default()
+                },
+                900,
+            );
+            let peak = r.peak_level(900);
+            assert!(peak <= USER_MAX_NM / PEAK_NM + 1e-9, "{peak}");
+            assert!(peak > 0.9 * USER_MAX_NM / PEAK_NM, "it did play: {peak}");
+        }
     }
 }

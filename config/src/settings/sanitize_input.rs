@@ -10,6 +10,7 @@ use crate::bindings::{
     DigitalResponse, MAX_AXIS_BINDINGS, MAX_BUTTON_BINDINGS,
 };
 use crate::ffb_settings::{FfbDeviceSettings, FfbSettings, MAX_SMOOTHING_MS};
+use crate::soft_lock::SoftLockSettings;
 
 impl Sanitize for AxisCalibration {
     fn sanitize(&mut self, s: &mut Sanitizer) {
@@ -283,6 +284,23 @@ impl Sanitize for FfbSettings {
                 s.nested(&Validator::index(i), device);
             }
         });
+        s.nested("soft_lock", &mut self.soft_lock);
+        s.ensure_valid("", self);
+    }
+}
+
+impl Sanitize for SoftLockSettings {
+    fn sanitize(&mut self, s: &mut Sanitizer) {
+        let d = Self::default();
+        s.range("ramp_deg", &mut self.ramp_deg, 0.5, 45.0, d.ramp_deg);
+        s.range("strength", &mut self.strength, 0.0, 1.0, d.strength);
+        s.range(
+            "damping_nm_s_per_rad",
+            &mut self.damping_nm_s_per_rad,
+            0.0,
+            20.0,
+            d.damping_nm_s_per_rad,
+        );
         s.ensure_valid("", self);
     }
 }

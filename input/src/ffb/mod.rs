@@ -1,10 +1,13 @@
 //! Force feedback: from the physics' steering-column torque to the wheel's motor.
 //!
+//! - [`device_facts`]: the one owner of the device's peak torque, invert and rotation;
 //! - [`pipeline`]: gain, damping/friction/inertia, soft clip and clipping meter, minimum
 //!   force, slew limit, clamp, device units;
+//! - [`soft_lock`]: the stop at the car's steering lock;
 //! - [`safety`]: stop at once, watchdog, fade-in, non-finite guard, kill switch;
 //! - [`output`]: pipeline + safety + backend, once per tick on the sim thread;
 //! - [`backend`]: the trait every device backend implements;
+//! - [`emergency`]: zero torque on SIGINT, SIGTERM and panics, for every writer;
 //! - [`writer`]: the latest-value-wins writer thread between the sim and a slow device;
 //! - [`recording`]: a backend that timestamps every command, for tests;
 //! - [`protocol`]: byte-exact encoders of the Logitech classic, HID PID and evdev
@@ -17,6 +20,8 @@
 //! - [`open`]: opening the chosen backend on the real device.
 
 pub mod backend;
+pub mod device_facts;
+pub mod emergency;
 pub mod evdev_ff;
 #[cfg(target_os = "linux")]
 pub mod evdev_ff_linux;
@@ -28,4 +33,5 @@ pub mod protocol;
 pub mod recording;
 pub mod safety;
 pub mod select;
+pub mod soft_lock;
 pub mod writer;

@@ -59,6 +59,11 @@ impl<B: FfbBackend> FfbOutput<B> {
         &self.safety
     }
 
+    /// The safety state machine, to change its timing.
+    pub fn safety_mut(&mut self) -> &mut FfbSafety {
+        &mut self.safety
+    }
+
     /// The backend.
     pub fn backend(&self) -> &B {
         &self.backend
@@ -89,6 +94,24 @@ impl<B: FfbBackend> FfbOutput<B> {
         let level = self.safety.gate(now, fresh);
         self.send(level)?;
         Ok(FfbTick { step, level })
+    }
+
+    /// The backend, mutably: to swap in a newly opened device with [`std::mem::swap`] (so
+    /// that the old one can be freed off the sim thread). Call [`FfbOutput::retire_backend`]
+    /// on the old one first, and [`FfbOutput::start`] afterwards: the new device fades in.
+    pub fn backend_mut(&mut self) -> &mut B {
+        &mut self.backend
+    }
+
+    /// Silences the current backend before it is replaced: zero, then its `stop`; the output
+    /// is stopped (for `reason`) until [`FfbOutput::start`]. Errors of a device that is
+    /// already gone are ignored: it is being replaced.
+    pub fn retire_backend(&mut self, reason: StopReason) {
+        self.safety.stop(reason);
+        self.pipeline.reset();
+        let _ = self.backend.send_level(0.0);
+        let _ = self.backend.stop();
+        self.stopped_backend = false;
     }
 
     /// Start, resume or reconnect at `now`: the output fades in.

@@ -4,7 +4,8 @@
 //!
 //! 1. column torque from the physics (N·m) times the user's gain and the car's strength;
 //! 2. optional damping (`-c * wheel speed`), friction (`-f * tanh(speed / 0.05 rad/s)`) and
-//!    inertia (`-J * wheel acceleration`);
+//!    inertia (`-J * wheel acceleration`), and the soft lock past the car's steering lock
+//!    ([`crate::ffb::soft_lock`], from the unclamped wheel angle; not counted as clipping);
 //! 3. soft clip: linear up to `knee * max`, then a tanh curve that approaches `max` with no
 //!    kink; a tick counts as clipped when the requested torque exceeds `max` (the clipping
 //!    meter reports the fraction of clipped ticks over a rolling window, and a peak);
@@ -22,10 +23,10 @@
 //! level of an input is computed in the same call, so an input change reaches the device
 //! level within the tick.
 
-use gripline_config::device_identity::DeviceIdentity;
 use gripline_config::ffb_settings::FfbSettings;
 
-use crate::known_wheels;
+use crate::ffb::device_facts::FfbDeviceFacts;
+use crate::ffb::soft_lock::SoftLock;
 
 /// Wheel speed (rad/s) at which friction reaches 76 % (tanh 1) of its full value.
 pub const FRICTION_SPEED_RAD_S: f64 = 0.05;
@@ -39,6 +40,9 @@ pub struct FfbInput {
     pub wheel_speed_rad_s: f64,
     /// Steering-wheel angular acceleration (rad/s²), for inertia.
     pub wheel_accel_rad_s2: f64,
+    /// The physical steering wheel's angle (rad), unclamped by the car's lock, for the soft
+    /// lock.
+    pub wheel_angle_rad: f64,
 }
 
 /// One tick's output of the pipeline.
@@ -84,11 +88,11 @@ fn finite_or(x: f64, fallback: f64) -> f64 {
 }
 
 impl PipelineParams {
-    /// Parameters from the settings, for a device of peak torque `device_peak_nm` (from the
-    /// device settings or the known-wheel table) and direction `invert`. Out-of-range values
+    /// Parameters from the user's `settings` for the device described by `facts` (its peak
+    /// torque and direction: see [`FfbDeviceFacts`], their one owner). Out-of-range values
     /// are clamped so that the pipeline stays bounded even with unvalidated settings.
-    pub fn new(settings: &FfbSettings, device_peak_nm: f64, invert: bool) -> Self {
-        let peak = finite_or(device_peak_nm, 1.0).clamp(0.1, 100.0);
+    pub fn new(settings: &FfbSettings, facts: &FfbDeviceFacts) -> Self {
+        let peak = finite_or(facts.peak_torque_nm, 1.0).clamp(0.1, 100.0);
         let max = finite_or(settings.max_torque_nm, 1.0).clamp(0.0, peak);
         Self {
             gain: finite_or(settings.gain, 0.0).clamp(0.0, 10.0),
@@ -101,22 +105,9 @@ impl PipelineParams {
             inertia: finite_or(settings.inertia_kg_m2, 0.0).max(0.0),
             slew_nm_per_s: finite_or(settings.slew_limit_nm_per_s, 1000.0).max(0.0),
             device_peak_nm: peak,
-            invert,
+            invert: facts.invert,
         }
     }
-}
-
-/// Peak torque and direction of `device`: its own settings first, then the known-wheel
-/// table's estimate, then the user's maximum (so that level 1 is the maximum).
-pub fn device_params(settings: &FfbSettings, device: &DeviceIdentity) -> (f64, bool) {
-    let own = settings.device(device);
-    let peak = own
-        .and_then(|d| d.peak_torque_nm)
-        .or_else(|| {
-            known_wheels::lookup(device.vendor_id, device.product_id).and_then(|w| w.peak_torque_nm)
-        })
-        .unwrap_or(settings.max_torque_nm);
-    (peak, own.is_some_and(|d| d.invert))
 }
 
 /// Rolling fraction of clipped ticks, and the peak requested torque, for the HUD.
@@ -215,6 +206,7 @@ pub fn min_force(x: f64, m: f64, w: f64, max: f64) -> f64 {
 #[derive(Clone, Debug)]
 pub struct FfbPipeline {
     params: PipelineParams,
+    soft_lock: SoftLock,
     car_gain: f64,
     last_nm: f64,
     meter: ClipMeter,
@@ -225,6 +217,7 @@ impl FfbPipeline {
     pub fn new(params: PipelineParams, meter_window: usize) -> Self {
         Self {
             params,
+            soft_lock: SoftLock::OFF,
             car_gain: 1.0,
             last_nm: 0.0,
             meter: ClipMeter::new(meter_window),
@@ -239,6 +232,16 @@ impl FfbPipeline {
     /// Replaces the parameters (settings changed); the slew state is kept.
     pub fn set_params(&mut self, params: PipelineParams) {
         self.params = params;
+    }
+
+    /// Sets the soft lock (from the car's lock, the lock mode and the settings).
+    pub fn set_soft_lock(&mut self, soft_lock: SoftLock) {
+        self.soft_lock = soft_lock;
+    }
+
+    /// The soft lock in force.
+    pub fn soft_lock(&self) -> &SoftLock {
+        &self.soft_lock
     }
 
     /// Sets the car's own FFB strength (from the vehicle file; 1 = as computed).
@@ -268,7 +271,12 @@ impl FfbPipeline {
             - p.inertia * accel;
         let requested = finite_or(requested, 0.0);
         let max = p.max_torque_nm;
+        // The soft lock reaches the maximum by design: it is not clipping of the car's torque.
         let clipped = requested.abs() > max;
+        let requested = requested
+            + self
+                .soft_lock
+                .torque(finite_or(input.wheel_angle_rad, 0.0), speed);
         self.meter.record(
             clipped,
             if max > 0.0 {
@@ -360,6 +368,14 @@ mod tests {
         }
     }
 
+    fn facts(peak_torque_nm: f64, invert: bool) -> FfbDeviceFacts {
+        FfbDeviceFacts {
+            peak_torque_nm,
+            invert,
+            ..FfbDeviceFacts::no_device(&FfbSettings::default())
+        }
+    }
+
     fn torque(nm: f64) -> FfbInput {
         FfbInput {
             column_torque_nm: nm,
@@ -368,33 +384,15 @@ mod tests {
     }
 
     #[test]
-    fn device_peak_from_settings_table_or_max() {
-        use gripline_config::ffb_settings::FfbDeviceSettings;
-        let g29 = DeviceIdentity::new(0x046d, 0xc24f, "G29", "");
-        let ffboard = DeviceIdentity::new(0x1209, 0xffb0, "FFBoard", "");
-        let mut s = FfbSettings::default();
-        assert_eq!(device_params(&s, &g29), (2.2, false));
-        assert_eq!(device_params(&s, &ffboard), (s.max_torque_nm, false));
-        s.devices.push(FfbDeviceSettings {
-            device: ffboard.clone(),
-            invert: true,
-            peak_torque_nm: Some(12.0),
-            max_rate_hz: None,
-            backend: gripline_config::ffb_settings::FfbBackendChoice::Auto,
-        });
-        assert_eq!(device_params(&s, &ffboard), (12.0, true));
-    }
-
-    #[test]
     fn gain_and_device_units() {
         let mut s = settings();
         s.gain = 0.5;
-        let mut p = FfbPipeline::new(PipelineParams::new(&s, 8.0, false), 10);
+        let mut p = FfbPipeline::new(PipelineParams::new(&s, &facts(8.0, false)), 10);
         p.set_car_gain(2.0);
         let out = p.process(&torque(3.0), 0.001);
         assert!((out.torque_nm - 3.0).abs() < 1e-12);
         assert!((out.level - 3.0 / 8.0).abs() < 1e-12);
-        let mut inv = FfbPipeline::new(PipelineParams::new(&s, 8.0, true), 10);
+        let mut inv = FfbPipeline::new(PipelineParams::new(&s, &facts(8.0, true)), 10);
         inv.set_car_gain(2.0);
         assert!((inv.process(&torque(3.0), 0.001).level + 3.0 / 8.0).abs() < 1e-12);
     }
@@ -403,7 +401,7 @@ mod tests {
     fn max_never_exceeds_device_peak() {
         let mut s = settings();
         s.max_torque_nm = 20.0;
-        let mut p = FfbPipeline::new(PipelineParams::new(&s, 2.5, false), 10);
+        let mut p = FfbPipeline::new(PipelineParams::new(&s, &facts(2.5, false)), 10);
         let out = p.process(&torque(100.0), 0.001);
         assert!((out.torque_nm - 2.5).abs() < 1e-12);
         assert!((out.level - 1.0).abs() < 1e-12);
@@ -416,12 +414,13 @@ mod tests {
         s.damping_nm_s_per_rad = 0.5;
         s.friction_nm = 0.2;
         s.inertia_kg_m2 = 0.01;
-        let mut p = FfbPipeline::new(PipelineParams::new(&s, 10.0, false), 10);
+        let mut p = FfbPipeline::new(PipelineParams::new(&s, &facts(10.0, false)), 10);
         let out = p.process(
             &FfbInput {
                 column_torque_nm: 0.0,
                 wheel_speed_rad_s: 2.0,
                 wheel_accel_rad_s2: 10.0,
+                wheel_angle_rad: 0.0,
             },
             0.001,
         );
@@ -462,7 +461,7 @@ mod tests {
     fn slew_limits_a_step() {
         let mut s = settings();
         s.slew_limit_nm_per_s = 100.0; // 0.1 N·m per 1 ms tick
-        let mut p = FfbPipeline::new(PipelineParams::new(&s, 4.0, false), 10);
+        let mut p = FfbPipeline::new(PipelineParams::new(&s, &facts(4.0, false)), 10);
         let outs: Vec<_> = (0..50)
             .map(|_| p.process(&torque(10.0), 0.001).torque_nm)
             .collect();
@@ -516,9 +515,9 @@ mod tests {
                 inertia_kg_m2: 0.01,
                 ..FfbSettings::default()
             };
-            let mut p = FfbPipeline::new(PipelineParams::new(&s, 5.0, invert), 100);
+            let mut p = FfbPipeline::new(PipelineParams::new(&s, &facts(5.0, invert)), 100);
             for _ in 0..3 {
-                let out = p.process(&FfbInput { column_torque_nm: t, wheel_speed_rad_s: v, wheel_accel_rad_s2: a }, dt);
+                let out = p.process(&FfbInput { column_torque_nm: t, wheel_speed_rad_s: v, wheel_accel_rad_s2: a, wheel_angle_rad: v }, dt);
                 prop_assert!(out.torque_nm.is_finite() && out.torque_nm.abs() <= 4.0 + 1e-12);
                 prop_assert!(out.level.is_finite() && out.level.abs() <= 1.0);
             }

@@ -165,6 +165,21 @@ impl FfbSafety {
         }
     }
 
+    /// New timing (settings changed): takes effect from the next tick; a fade-in in
+    /// progress continues with the new fade-in time.
+    pub fn set_config(&mut self, config: SafetyConfig) {
+        self.config = config;
+        self.watchdog = Watchdog {
+            timeout: config.watchdog,
+            ..self.watchdog
+        };
+    }
+
+    /// The timing in force.
+    pub fn config(&self) -> SafetyConfig {
+        self.config
+    }
+
     /// Start, resume or reconnect at `now`: output fades in from zero.
     pub fn start(&mut self, now: Duration) {
         self.state = SafetyState::Running;

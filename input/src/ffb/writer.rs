@@ -48,6 +48,38 @@ struct Shared {
     quit: AtomicBool,
     failed: AtomicBool,
     writes: AtomicU64,
+    /// Set by the thread once it has sent zero, stopped the backend and dropped it.
+    done: AtomicBool,
+}
+
+/// A handle that can stop a writer thread from anywhere (another thread, a signal handler's
+/// thread, a panic hook) and wait until the device has been left at zero and closed.
+#[derive(Clone, Debug)]
+pub struct WriterControl {
+    shared: Arc<Shared>,
+    thread: std::thread::Thread,
+}
+
+impl WriterControl {
+    /// Asks the thread to stop (it sends zero, calls the backend's `stop` and closes the
+    /// device), and waits up to `timeout` for it to finish. Returns whether it finished.
+    pub fn shutdown(&self, timeout: Duration) -> bool {
+        self.shared.quit.store(true, Ordering::Release);
+        self.thread.unpark();
+        let deadline = Instant::now() + timeout;
+        while !self.is_done() {
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        true
+    }
+
+    /// Whether the thread has finished (device at zero and closed).
+    pub fn is_done(&self) -> bool {
+        self.shared.done.load(Ordering::Acquire)
+    }
 }
 
 /// Handle to the writer thread (see the module docs). Implements [`FfbBackend`], so the
@@ -78,7 +110,14 @@ impl FfbWriter {
         let watchdog = config.watchdog;
         let thread = std::thread::Builder::new()
             .name(config.name)
-            .spawn(move || run(backend, &thread_shared, rate_hz, watchdog))?;
+            .spawn(move || {
+                run(backend, &thread_shared, rate_hz, watchdog);
+                thread_shared.done.store(true, Ordering::Release);
+            })?;
+        crate::ffb::emergency::register(WriterControl {
+            shared: Arc::clone(&shared),
+            thread: thread.thread().clone(),
+        });
         Ok(Self {
             shared,
             thread: Some(thread),
@@ -92,6 +131,14 @@ impl FfbWriter {
             .level_bits
             .store(sanitize_level(level).to_bits(), Ordering::Release);
         self.shared.seq.fetch_add(1, Ordering::Release);
+    }
+
+    /// A handle that stops this writer from elsewhere (see [`WriterControl`]).
+    pub fn control(&self) -> Option<WriterControl> {
+        self.thread.as_ref().map(|t| WriterControl {
+            shared: Arc::clone(&self.shared),
+            thread: t.thread().clone(),
+        })
     }
 
     /// Whether the backend has failed a write since the writer started.
@@ -189,4 +236,6 @@ fn run<B: FfbBackend>(mut backend: B, shared: &Shared, rate_hz: f64, watchdog: O
     }
     let _ = backend.send_level(0.0);
     let _ = backend.stop();
+    // Closing the device (dropping the backend) happens before `done` is set by the caller.
+    drop(backend);
 }

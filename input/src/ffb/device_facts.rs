@@ -1,0 +1,182 @@
+//! The facts about the force-feedback device that the pipeline depends on: its peak torque
+//! (the torque of level 1), its direction and its rotation range.
+//!
+//! They have **one owner**: [`FfbDeviceFacts::resolve`]. The wheel set-up resolves them when a
+//! backend is opened and hands them to the sim thread together with the backend; from then
+//! on the settings screen only ever sends the user's settings (gain, maximum, feel), and the
+//! pipeline's parameters are rebuilt from those settings *and the facts the sim thread
+//! already holds* ([`crate::ffb::pipeline::PipelineParams::new`] takes both). No settings
+//! path can therefore put the user's maximum in place of the device's peak, or drop the
+//! invert: a 25 N·m base capped at 5 N·m stays capped after every Apply, Cancel and test.
+//!
+//! The peak comes, in order, from the device's own settings (the user told us), the
+//! known-wheel table, or, for a device nobody knows, [`UNKNOWN_DEVICE_PEAK_NM`]. Assuming a
+//! high peak is the safe direction: a level is `torque / peak`, so an overestimated peak makes
+//! the wheel weaker than asked, never stronger.
+
+use gripline_config::device_identity::DeviceIdentity;
+use gripline_config::ffb_settings::FfbSettings;
+
+use crate::known_wheels;
+
+/// Peak torque assumed for a device that is neither in the known-wheel table nor given a peak
+/// by the user (N·m): the strongest consumer direct-drive bases (Simucube 2 Ultimate, Simagic
+/// Alpha Ultimate, Moza R21) peak at 21 to 32 N·m, so nothing is driven above what the user
+/// asked for.
+pub const UNKNOWN_DEVICE_PEAK_NM: f64 = 32.0;
+
+/// Rotation range used when neither the binding nor the known-wheel table gives one
+/// (degrees lock to lock).
+pub const DEFAULT_ROTATION_DEG: f64 = 900.0;
+
+/// Where a device's peak torque came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeakSource {
+    /// The user set it in the device's force-feedback settings.
+    User,
+    /// The known-wheel table's estimate for this model.
+    KnownWheel,
+    /// The known-wheel table's entry is shared by several bases; the strongest one's peak is
+    /// assumed until the user sets theirs. The string names the family.
+    SharedProductId(&'static str),
+    /// Nothing is known: [`UNKNOWN_DEVICE_PEAK_NM`] is assumed.
+    Unknown,
+    /// No device: level 1 is the user's maximum (nothing is driven).
+    NoDevice,
+}
+
+/// The device facts the pipeline needs (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FfbDeviceFacts {
+    /// The device's peak torque (N·m): the torque of level 1.
+    pub peak_torque_nm: f64,
+    /// Where the peak came from.
+    pub peak_source: PeakSource,
+    /// Reverse the device's direction.
+    pub invert: bool,
+    /// The wheel's rotation range, lock to lock (degrees), as calibrated in Gripline.
+    pub rotation_deg: f64,
+}
+
+impl FfbDeviceFacts {
+    /// The facts of `device` under `settings`, with the steering binding's rotation range
+    /// `rotation_deg` when the device is bound to steering (else the known-wheel default).
+    pub fn resolve(
+        settings: &FfbSettings,
+        device: &DeviceIdentity,
+        rotation_deg: Option<f64>,
+    ) -> Self {
+        let own = settings.device(device);
+        let known = known_wheels::lookup(device.vendor_id, device.product_id);
+        let user_peak = own
+            .and_then(|d| d.peak_torque_nm)
+            .filter(|p| p.is_finite() && *p > 0.0);
+        let (peak_torque_nm, peak_source) = match (user_peak, known) {
+            (Some(peak), _) => (peak, PeakSource::User),
+            (None, Some(wheel)) => match (wheel.peak_torque_nm, shared_family(wheel)) {
+                (Some(peak), Some(family)) => (peak, PeakSource::SharedProductId(family)),
+                (Some(peak), None) => (peak, PeakSource::KnownWheel),
+                (None, _) => (UNKNOWN_DEVICE_PEAK_NM, PeakSource::Unknown),
+            },
+            (None, None) => (UNKNOWN_DEVICE_PEAK_NM, PeakSource::Unknown),
+        };
+        let rotation_deg = rotation_deg
+            .or(known.map(|w| w.default_rotation_deg))
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .unwrap_or(DEFAULT_ROTATION_DEG);
+        Self {
+            peak_torque_nm: peak_torque_nm.clamp(0.1, 100.0),
+            peak_source,
+            invert: own.is_some_and(|d| d.invert),
+            rotation_deg: rotation_deg.clamp(1.0, 3600.0),
+        }
+    }
+
+    /// No force-feedback device: level 1 is the user's maximum, not inverted.
+    pub fn no_device(settings: &FfbSettings) -> Self {
+        let max = if settings.max_torque_nm.is_finite() {
+            settings.max_torque_nm.clamp(0.1, 100.0)
+        } else {
+            1.0
+        };
+        Self {
+            peak_torque_nm: max,
+            peak_source: PeakSource::NoDevice,
+            invert: false,
+            rotation_deg: DEFAULT_ROTATION_DEG,
+        }
+    }
+
+    /// One line for the force-feedback summary: the peak and where it came from, e.g.
+    /// `"23.0 N·m peak (assumed: 0483:0522 is shared by ...; set your base's peak)"`.
+    pub fn describe_peak(&self) -> String {
+        let peak = self.peak_torque_nm;
+        match self.peak_source {
+            PeakSource::User => format!("{peak:.1} N·m peak (set by you)"),
+            PeakSource::KnownWheel => format!("{peak:.1} N·m peak (known-wheel estimate)"),
+            PeakSource::SharedProductId(family) => format!(
+                "{peak:.1} N·m peak assumed: this product ID is shared by {family}; set your \
+                 base's peak in Settings > Force feedback"
+            ),
+            PeakSource::Unknown => format!(
+                "{peak:.1} N·m peak assumed: unknown device; set its peak in Settings > Force \
+                 feedback for full strength"
+            ),
+            PeakSource::NoDevice => format!("{peak:.1} N·m (no device)"),
+        }
+    }
+}
+
+// MERGE: replaced by the known-wheel table's shared-ID family once it has one.
+fn shared_family(_wheel: &known_wheels::KnownWheel) -> Option<&'static str> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gripline_config::ffb_settings::{FfbBackendChoice, FfbDeviceSettings};
+
+    fn own(device: &DeviceIdentity, peak: Option<f64>, invert: bool) -> FfbDeviceSettings {
+        FfbDeviceSettings {
+            device: device.clone(),
+            invert,
+            peak_torque_nm: peak,
+            max_rate_hz: None,
+            backend: FfbBackendChoice::Auto,
+        }
+    }
+
+    #[test]
+    fn user_peak_then_table_then_conservative_default() {
+        let g29 = DeviceIdentity::new(0x046d, 0xc24f, "G29", "");
+        let ffboard = DeviceIdentity::new(0x1209, 0xffb0, "FFBoard", "");
+        let mut s = FfbSettings::default();
+        let facts = FfbDeviceFacts::resolve(&s, &g29, None);
+        assert_eq!(facts.peak_source, PeakSource::KnownWheel);
+        assert!((facts.peak_torque_nm - 2.2).abs() < 1e-12);
+        assert!((facts.rotation_deg - 900.0).abs() < 1e-12);
+        // An unknown device is assumed strong, never weaker than it may be.
+        let unknown = FfbDeviceFacts::resolve(&s, &ffboard, Some(1080.0));
+        assert_eq!(unknown.peak_source, PeakSource::Unknown);
+        assert!((unknown.peak_torque_nm - UNKNOWN_DEVICE_PEAK_NM).abs() < 1e-12);
+        assert!((unknown.rotation_deg - 1080.0).abs() < 1e-12);
+        s.devices.push(own(&ffboard, Some(12.0), true));
+        let set = FfbDeviceFacts::resolve(&s, &ffboard, None);
+        assert_eq!(set.peak_source, PeakSource::User);
+        assert!((set.peak_torque_nm - 12.0).abs() < 1e-12 && set.invert);
+        assert!(set.describe_peak().contains("12.0 N·m"));
+    }
+
+    #[test]
+    fn bad_user_peaks_fall_back_safely() {
+        let ffboard = DeviceIdentity::new(0x1209, 0xffb0, "FFBoard", "");
+        let mut s = FfbSettings::default();
+        s.devices.push(own(&ffboard, Some(f64::NAN), false));
+        let facts = FfbDeviceFacts::resolve(&s, &ffboard, Some(f64::INFINITY));
+        assert!((facts.peak_torque_nm - UNKNOWN_DEVICE_PEAK_NM).abs() < 1e-12);
+        assert!((facts.rotation_deg - DEFAULT_ROTATION_DEG).abs() < 1e-12);
+        s.max_torque_nm = f64::NAN;
+        assert!(FfbDeviceFacts::no_device(&s).peak_torque_nm.is_finite());
+    }
+}
