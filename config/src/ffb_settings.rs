@@ -104,6 +104,11 @@ pub struct FfbSettings {
     /// The device that receives force feedback; `None` picks automatically (the device
     /// bound to steering, if it has force feedback).
     pub device: Option<DeviceIdentity>,
+    /// Normalise every car's steering torque: the car's reference column torque (the
+    /// largest its front tyres give at static load; `SteeringFeel` in the physics) is scaled
+    /// to the soft-clip knee of the maximum torque, so one gain suits every car. Off: the
+    /// physics' torque in N·m times the gain.
+    pub normalise_car_torque: bool,
     /// How the wheel's rotation meets the car's steering lock.
     pub lock_mode: SteeringLockMode,
     /// The soft lock at the car's steering lock.
@@ -133,6 +138,7 @@ impl Default for FfbSettings {
             smoothing_ms: 0.0,
             backend: FfbBackendChoice::Auto,
             device: None,
+            normalise_car_torque: true,
             lock_mode: SteeringLockMode::default(),
             soft_lock: SoftLockSettings::default(),
             devices: Vec::new(),

@@ -82,6 +82,7 @@ fn tick_path(c: &mut Criterion) {
                 wheel_speed_rad_s: 0.5,
                 wheel_accel_rad_s2: 0.0,
                 wheel_angle_rad: tick.physical_steering_rad,
+                wheel_torque_nm: 0.0,
             };
             output.tick(Duration::from_millis(ms), Some(&input), 0.001)
         });

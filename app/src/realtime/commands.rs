@@ -52,8 +52,6 @@ pub enum Command {
     /// A newly opened force-feedback device (or none) replaces the one in use: the old one
     /// is silenced and comes back as [`Retired::FfbLink`]; the new one fades in.
     SetFfbLink(Box<FfbLink>),
-    /// The car's own force-feedback strength (1 = as computed).
-    SetFfbCarGain(f64),
     /// Force-feedback kill switch: zero torque at once, until [`Command::EnableFfb`].
     KillFfb,
     /// Re-enable force feedback after a kill (fades in).

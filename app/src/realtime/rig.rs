@@ -22,6 +22,7 @@ use gripline_input::ffb::output::{FfbOutput, FfbTick};
 use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams, WheelMotion};
 use gripline_input::ffb::safety::{FfbSafety, SafetyConfig, StopReason};
 use gripline_input::ffb::soft_lock::SoftLock;
+use gripline_physics::vehicle::SteeringFeel;
 
 use super::keyboard::{KeyboardSender, keyboard_channel};
 
@@ -65,6 +66,16 @@ impl std::fmt::Debug for FfbLink {
     }
 }
 
+/// The torque a force-feedback tick renders.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RigTorque {
+    /// The car's steering-column torque (N·m): scaled by the user's gain and the car's
+    /// strength.
+    Column(f64),
+    /// A torque at the wheel itself (N·m), e.g. a settings-screen test effect.
+    AtWheel(f64),
+}
+
 /// Input devices, mapper and force-feedback output (see the module docs).
 pub struct Rig {
     mapper: ControlMapper,
@@ -78,6 +89,8 @@ pub struct Rig {
     /// The car's steering-wheel lock (degrees each side), for the soft lock and the lock
     /// mode; `None` until a car is set.
     car_lock_deg: Option<f64>,
+    /// The car's reference column torque (N·m), for the per-car normalisation.
+    car_reference_nm: Option<f64>,
     wheel_motion: WheelMotion,
 }
 
@@ -106,6 +119,7 @@ impl Rig {
             facts: link.facts,
             settings: Box::new(settings.clone()),
             car_lock_deg: None,
+            car_reference_nm: None,
             wheel_motion: WheelMotion::new(WHEEL_MOTION_CUTOFF_HZ),
         }
     }
@@ -206,11 +220,6 @@ impl Rig {
         self.ffb.safety().is_killed()
     }
 
-    /// The car's force-feedback strength.
-    pub fn set_ffb_car_gain(&mut self, gain: f64) {
-        self.ffb.pipeline_mut().set_car_gain(gain);
-    }
-
     /// The device facts of the force-feedback backend in use.
     pub fn ffb_facts(&self) -> &FfbDeviceFacts {
         &self.facts
@@ -249,10 +258,13 @@ impl Rig {
         link
     }
 
-    /// The car's steering-wheel lock (degrees each side): sets the soft lock and, in the
-    /// [`SteeringLockMode::WheelToCarLock`] mode, the mapping of the wheel's rotation.
-    pub fn set_car_lock_deg(&mut self, lock_deg: f64) {
+    /// The car: its steering-wheel lock (degrees each side) sets the soft lock and, in the
+    /// [`SteeringLockMode::WheelToCarLock`] mode, the mapping of the wheel's rotation; its
+    /// feel's reference column torque sets the per-car normalisation.
+    pub fn set_car(&mut self, lock_deg: f64, feel: &SteeringFeel) {
         self.car_lock_deg = Some(lock_deg).filter(|l| l.is_finite() && *l > 0.0);
+        self.car_reference_nm =
+            Some(feel.peak_column_torque_nm).filter(|t| t.is_finite() && *t > 0.0);
         self.refresh_ffb();
     }
 
@@ -281,10 +293,18 @@ impl Rig {
             )
         });
         self.ffb.pipeline_mut().set_soft_lock(soft_lock);
+        // Per-car normalisation: the car's reference torque lands on the soft-clip knee.
+        let car_gain = match self.car_reference_nm {
+            Some(reference) if self.settings.normalise_car_torque => {
+                params.knee * params.max_torque_nm / reference
+            }
+            _ => 1.0,
+        };
+        self.ffb.pipeline_mut().set_car_gain(car_gain);
     }
 
-    /// One force-feedback tick at `now`: `column` is `Some(column torque N·m)` after a
-    /// physics step, `None` while paused; `wheel_rad` is the physical steering wheel's angle
+    /// One force-feedback tick at `now`: `torque` is `Some` after a physics step or while a
+    /// test effect plays, `None` while paused; `wheel_rad` is the physical steering wheel's angle
     /// (unclamped by the car's lock: [`TickOutput::physical_steering_rad`]), for damping,
     /// friction, inertia and the soft lock.
     ///
@@ -293,16 +313,23 @@ impl Rig {
     pub fn ffb_tick(
         &mut self,
         now: Duration,
-        column: Option<f64>,
+        torque: Option<RigTorque>,
         wheel_rad: f64,
         dt: f64,
     ) -> Result<FfbTick, FfbError> {
         let (speed, accel) = self.wheel_motion.update(wheel_rad, dt);
-        let input = column.map(|torque| FfbInput {
-            column_torque_nm: torque,
-            wheel_speed_rad_s: speed,
-            wheel_accel_rad_s2: accel,
-            wheel_angle_rad: wheel_rad,
+        let input = torque.map(|torque| {
+            let (column, wheel) = match torque {
+                RigTorque::Column(nm) => (nm, 0.0),
+                RigTorque::AtWheel(nm) => (0.0, nm),
+            };
+            FfbInput {
+                column_torque_nm: column,
+                wheel_torque_nm: wheel,
+                wheel_speed_rad_s: speed,
+                wheel_accel_rad_s2: accel,
+                wheel_angle_rad: wheel_rad,
+            }
         });
         self.ffb.tick(now, input.as_ref(), dt)
     }

@@ -29,7 +29,7 @@ use gripline_physics::driver::{
     SteeringGeometry,
 };
 use gripline_physics::powertrain::GearboxMode;
-use gripline_physics::vehicle::{Pose, Snapshot, Vehicle};
+use gripline_physics::vehicle::{Pose, Snapshot, SteeringFeel, Vehicle};
 
 use super::lap_timer::{LapTimer, LapTimes};
 use crate::world::World;
@@ -50,6 +50,7 @@ pub struct Session {
     autopilot: Option<DriverModel>,
     lap_timer: Option<LapTimer>,
     warnings: Vec<String>,
+    feel: SteeringFeel,
 }
 
 impl std::fmt::Debug for Session {
@@ -132,6 +133,7 @@ impl Session {
             None => (None, None),
         };
         Ok(Self {
+            feel: vehicle.steering_feel(),
             vehicle,
             world,
             start,
@@ -140,6 +142,12 @@ impl Session {
             lap_timer,
             warnings: Vec::new(),
         })
+    }
+
+    /// What force feedback needs to know about the car (tyre peaks, driven wheels, its
+    /// reference column torque), computed when the session was built.
+    pub fn steering_feel(&self) -> &SteeringFeel {
+        &self.feel
     }
 
     /// The vehicle.

@@ -29,7 +29,7 @@ use rtrb::{Consumer, Producer, RingBuffer};
 use gripline_input::device::InputEvent;
 
 use super::commands::{Command, FfbTest, Retired, SimEvent};
-use super::rig::Rig;
+use super::rig::{Rig, RigTorque};
 use super::session::{DT, Session};
 use super::snapshot_ring::{HudFrame, SnapshotConsumer, SnapshotProducer, Stamped, snapshot_ring};
 use super::stats::SharedStats;
@@ -156,8 +156,10 @@ impl SimCore {
             ffb_down: false,
         };
         core.set_autopilot(autopilot);
-        core.rig
-            .set_car_lock_deg(core.session.vehicle().params().steering.lock_deg);
+        core.rig.set_car(
+            core.session.vehicle().params().steering.lock_deg,
+            core.session.steering_feel(),
+        );
         core
     }
 
@@ -255,7 +257,7 @@ impl SimCore {
                         0.0
                     };
                 }
-                Some(s.column_torque_n_m)
+                Some(RigTorque::Column(s.column_torque_n_m))
             } else {
                 self.stats.auto_resets.fetch_add(1, Ordering::Relaxed);
                 let _ = self.events.push(SimEvent::CarRecovered);
@@ -268,7 +270,7 @@ impl SimCore {
             Some((test, started)) => {
                 let t = now.saturating_sub(started).as_secs_f64();
                 if let Some(torque) = test.torque_nm(t, input.physical_steering_rad) {
-                    Some(torque)
+                    Some(RigTorque::AtWheel(torque))
                 } else {
                     self.ffb_test = None;
                     if self.paused {
@@ -344,8 +346,10 @@ impl SimCore {
                 self.wheel_rotation_rad = [0.0; 4];
                 self.tick = 0;
                 self.epoch = self.epoch.wrapping_add(1);
-                self.rig
-                    .set_car_lock_deg(self.session.vehicle().params().steering.lock_deg);
+                self.rig.set_car(
+                    self.session.vehicle().params().steering.lock_deg,
+                    self.session.steering_feel(),
+                );
                 self.set_autopilot(self.autopilot_wanted);
                 self.restart_ffb(now);
             }
@@ -363,7 +367,6 @@ impl SimCore {
                 self.ffb_down = false;
                 self.retire(Retired::FfbLink(old));
             }
-            Command::SetFfbCarGain(gain) => self.rig.set_ffb_car_gain(gain),
             Command::KillFfb => {
                 let result = self.rig.set_ffb_killed(true, now);
                 self.ffb_result(&result);

@@ -3,8 +3,9 @@
 
 use egui::{Color32, RichText, Ui, Vec2};
 use gripline_config::ffb_settings::FfbDeviceSettings;
+use gripline_config::soft_lock::SteeringLockMode;
 use gripline_input::device::DeviceIdentity;
-use gripline_input::known_wheels;
+use gripline_input::ffb::device_facts::FfbDeviceFacts;
 
 use super::graphs::{self, CAL_COLOUR, WARN_COLOUR};
 use super::live_input::LiveInput;
@@ -21,23 +22,10 @@ impl SettingsScreen {
             .or_else(|| self.ffb_options.automatic_device.clone())
     }
 
-    fn device_peak_nm(&self, device: Option<&DeviceIdentity>) -> Option<f64> {
-        let device = device?;
-        self.working
-            .ffb
-            .device(device)
-            .and_then(|d| d.peak_torque_nm)
-            .or_else(|| {
-                self.ffb_options
-                    .devices
-                    .iter()
-                    .find(|o| o.identity.same_device(device))
-                    .and_then(|o| o.peak_torque_nm)
-            })
-            .or_else(|| {
-                known_wheels::lookup(device.vendor_id, device.product_id)
-                    .and_then(|w| w.peak_torque_nm)
-            })
+    /// The facts of `device` under the working settings, from their one owner (the same
+    /// function the wheel set-up uses when it opens the device).
+    fn device_facts(&self, device: Option<&DeviceIdentity>) -> Option<FfbDeviceFacts> {
+        device.map(|d| FfbDeviceFacts::resolve(&self.working.ffb, d, None))
     }
 
     pub(super) fn ffb_ui(&mut self, ui: &mut Ui, live: &LiveInput) -> Option<SettingsAction> {
@@ -169,7 +157,8 @@ impl SettingsScreen {
 
         // Strength and feel.
         let device = self.ffb_device();
-        let peak = self.device_peak_nm(device.as_ref());
+        let facts = self.device_facts(device.as_ref());
+        let peak = facts.map(|f| f.peak_torque_nm);
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width(480.0);
@@ -189,9 +178,9 @@ impl SettingsScreen {
                         .suffix(" N·m"),
                 )
                 .on_hover_text("The most torque ever sent to the wheel; start low on a direct-drive base.");
-                match peak {
-                    Some(p) => ui.label(format!("Your wheel: about {p:.1} N·m peak (estimate).")),
-                    None => ui.label("Your wheel's peak torque is unknown: set it below if you know it."),
+                match facts {
+                    Some(f) => ui.label(format!("Your wheel: {}.", f.describe_peak())),
+                    None => ui.label("No wheel: the settings are kept for when one is connected."),
                 };
                 let min_max = (0.49 * f.max_torque_nm).max(0.0);
                 ui.add(super::slider(&mut f.min_force_nm, 0.0..=min_max).text("Minimum force").suffix(" N·m"))
@@ -210,17 +199,44 @@ impl SettingsScreen {
                         .suffix(" kg·m²"),
                 );
                 ui.add(
+                    super::slider(&mut f.smoothing_ms, 0.0..=gripline_config::ffb_settings::MAX_SMOOTHING_MS)
+                        .text("Smoothing")
+                        .suffix(" ms"),
+                )
+                .on_hover_text("Low-pass filter of the car's torque: takes the edge off road noise on geared wheels, at the cost of latency. 0 is off.");
+                ui.add(
                     super::slider(&mut f.slew_limit_nm_per_s, 5.0..=1000.0)
                         .logarithmic(true)
-                        .text("Smoothing (fastest change)")
+                        .text("Slew limit (fastest change)")
                         .suffix(" N·m/s"),
                 )
-                .on_hover_text("Lower is smoother but slower; 1000 is off.");
+                .on_hover_text("The fastest the torque may change; lower is gentler on the hands. 1000 is off.");
                 ui.add(
                     super::slider(&mut f.soft_clip_knee, 0.1..=1.0)
                         .text("Soft clip from")
                         .custom_formatter(|x, _| format!("{:.0} % of max", x * 100.0)),
                 );
+                ui.add_space(6.0);
+                ui.label(RichText::new("Steering lock").size(HEADING));
+                ui.horizontal(|ui| {
+                    ui.label("Wheel rotation:");
+                    ui.radio_value(&mut f.lock_mode, SteeringLockMode::OneToOne, "1:1 with the car")
+                        .on_hover_text("One degree at your wheel is one degree in the car; a soft lock stops the wheel at the car's lock.");
+                    ui.radio_value(&mut f.lock_mode, SteeringLockMode::WheelToCarLock, "Full rotation = car's lock")
+                        .on_hover_text("Your wheel's whole calibrated rotation steers the car from lock to lock (quicker or slower than the real car).");
+                });
+                ui.checkbox(&mut f.soft_lock.enabled, "Soft lock at the car's steering lock");
+                ui.add_enabled(
+                    f.soft_lock.enabled,
+                    super::slider(&mut f.soft_lock.strength, 0.0..=1.0)
+                        .text("Soft-lock strength")
+                        .custom_formatter(|x, _| format!("{:.0} % of max", x * 100.0)),
+                );
+                ui.add_enabled(
+                    f.soft_lock.enabled,
+                    super::slider(&mut f.soft_lock.ramp_deg, 0.5..=15.0).text("Soft-lock ramp").suffix("°"),
+                )
+                .on_hover_text("Degrees past the lock over which the stop reaches its full torque.");
                 if let Some(dev) = device.clone() {
                     let index = if let Some(i) = f.devices.iter().position(|d| d.device.same_device(&dev)) {
                         i

@@ -102,8 +102,6 @@ pub struct FfbDeviceOption {
     pub identity: DeviceIdentity,
     /// What to call it ("Logitech G29 (PS4 mode)").
     pub name: String,
-    /// Peak torque estimate (N·m) from the known-wheel table.
-    pub peak_torque_nm: Option<f64>,
 }
 
 /// The force-feedback choices the app offers (input data; the app knows its backends).

@@ -644,7 +644,6 @@ fn every_tab_and_page_renders() {
         devices: vec![FfbDeviceOption {
             identity: g29(),
             name: "Logitech G29".into(),
-            peak_torque_nm: Some(2.2),
         }],
         automatic_device: Some(g29()),
     });
@@ -882,7 +881,6 @@ fn scene() -> (LiveInput, SettingsScreen) {
         devices: vec![FfbDeviceOption {
             identity: g29(),
             name: "Logitech G29 Driving Force".into(),
-            peak_torque_nm: Some(2.2),
         }],
         automatic_device: Some(g29()),
     });

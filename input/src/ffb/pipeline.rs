@@ -34,8 +34,12 @@ pub const FRICTION_SPEED_RAD_S: f64 = 0.05;
 /// One tick's input to the pipeline.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FfbInput {
-    /// Steering-column torque from the physics (N·m).
+    /// Steering-column torque from the physics (N·m), scaled by the user's gain and the
+    /// car's strength.
     pub column_torque_nm: f64,
+    /// Torque asked for at the wheel itself (N·m), added after the gains: the settings
+    /// screen's test effects, which are specified in N·m at the rim.
+    pub wheel_torque_nm: f64,
     /// Steering-wheel angular speed (rad/s), for damping and friction.
     pub wheel_speed_rad_s: f64,
     /// Steering-wheel angular acceleration (rad/s²), for inertia.
@@ -266,6 +270,7 @@ impl FfbPipeline {
         let speed = finite_or(input.wheel_speed_rad_s, 0.0);
         let accel = finite_or(input.wheel_accel_rad_s2, 0.0);
         let requested = finite_or(input.column_torque_nm, 0.0) * p.gain * self.car_gain
+            + finite_or(input.wheel_torque_nm, 0.0)
             - p.damping * speed
             - p.friction_nm * (speed / FRICTION_SPEED_RAD_S).tanh()
             - p.inertia * accel;
@@ -421,6 +426,7 @@ mod tests {
                 wheel_speed_rad_s: 2.0,
                 wheel_accel_rad_s2: 10.0,
                 wheel_angle_rad: 0.0,
+                wheel_torque_nm: 0.0,
             },
             0.001,
         );
@@ -517,7 +523,7 @@ mod tests {
             };
             let mut p = FfbPipeline::new(PipelineParams::new(&s, &facts(5.0, invert)), 100);
             for _ in 0..3 {
-                let out = p.process(&FfbInput { column_torque_nm: t, wheel_speed_rad_s: v, wheel_accel_rad_s2: a, wheel_angle_rad: v }, dt);
+                let out = p.process(&FfbInput { column_torque_nm: t, wheel_speed_rad_s: v, wheel_accel_rad_s2: a, wheel_angle_rad: v, wheel_torque_nm: 0.0 }, dt);
                 prop_assert!(out.torque_nm.is_finite() && out.torque_nm.abs() <= 4.0 + 1e-12);
                 prop_assert!(out.level.is_finite() && out.level.abs() <= 1.0);
             }

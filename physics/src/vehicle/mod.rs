@@ -44,6 +44,7 @@ pub mod chassis;
 pub mod model;
 pub mod params;
 pub mod steering;
+pub mod steering_feel;
 pub mod suspension;
 pub mod telemetry;
 pub mod wheel;
@@ -57,4 +58,5 @@ pub use params::{
     AeroParams, AidParams, AxleParams, BodyParams, BrakeParams, ChassisParams, GRAVITY,
     SteeringParams, SuspensionParams, VehicleParams, WheelParams,
 };
+pub use steering_feel::SteeringFeel;
 pub use telemetry::{Snapshot, WheelTelemetry};

@@ -164,6 +164,12 @@ impl Vehicle {
         &self.params
     }
 
+    /// The figures force feedback needs about this car (tyre peaks, driven wheels, the
+    /// steering's reference torque), computed from its parameters and tyres.
+    pub fn steering_feel(&self) -> crate::vehicle::SteeringFeel {
+        crate::vehicle::SteeringFeel::of(&self.params, &self.tires)
+    }
+
     /// The `[front, rear]` tyre models.
     pub fn tires(&self) -> &[Tire; 2] {
         &self.tires
