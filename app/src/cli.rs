@@ -182,6 +182,17 @@ pub struct HeadlessArgs {
     /// Write the summary (JSON metrics) here as well as to standard output.
     #[arg(long, value_name = "summary.json")]
     pub summary: Option<PathBuf>,
+
+    /// Write the force feedback of every tick here (CSV): column torque, each stage's and
+    /// effect's share, the torque at the wheel, the device level and the clip flag.
+    #[arg(long, value_name = "ffb.csv")]
+    pub ffb_trace: Option<PathBuf>,
+
+    /// The wheel and force-feedback settings the trace is made for (RON: `peak_torque_nm`,
+    /// `invert`, `rotation_deg`, `ffb: (...)`); default: an 8 N·m, 900° wheel with the default
+    /// settings.
+    #[arg(long, value_name = "profile.ron")]
+    pub ffb_profile: Option<PathBuf>,
 }
 
 /// Output format of the tyre lab's data.

@@ -2,6 +2,7 @@
 //! on a track as fast as the CPU allows, through the same `Vehicle::step` as the real-time
 //! simulator, writes telemetry and a summary of named metrics.
 
+mod ffb_trace;
 mod metrics;
 mod procedures;
 mod recorder;
@@ -10,6 +11,7 @@ mod sim;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use gripline_config::ffb_profile::{FfbProfile, load_ffb_profile};
 use gripline_config::scenario_file::{ScenarioTest, load_scenario};
 use gripline_config::{assets, vehicle_file::load_vehicle};
 use serde_json::json;
@@ -39,6 +41,15 @@ pub fn run(args: &HeadlessArgs) -> Result<()> {
         None => None,
     };
     let mut sim = Sim::new(loaded.build()?, &world, recorder);
+    if let Some(path) = &args.ffb_trace {
+        let profile = match &args.ffb_profile {
+            Some(file) => load_ffb_profile(file)?,
+            None => FfbProfile::default(),
+        };
+        sim.trace_ffb(ffb_trace::FfbTrace::create(path, &profile, &sim.vehicle)?);
+    } else if args.ffb_profile.is_some() {
+        anyhow::bail!("--ffb-profile needs --ffb-trace FILE (the profile shapes the trace)");
+    }
 
     let started = Instant::now();
     let metrics = match &scenario.test {

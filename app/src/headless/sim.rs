@@ -8,6 +8,7 @@ use gripline_physics::driver::{Path, PreviewSteering, SteeringGeometry};
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
 
+use super::ffb_trace::FfbTrace;
 use super::recorder::Recorder;
 use super::world::World;
 
@@ -21,6 +22,7 @@ pub struct Sim<'w> {
     /// The world.
     pub world: &'w World,
     recorder: Option<Recorder>,
+    ffb_trace: Option<FfbTrace>,
     /// Ticks stepped since the start.
     pub ticks: u64,
 }
@@ -32,8 +34,14 @@ impl<'w> Sim<'w> {
             vehicle,
             world,
             recorder,
+            ffb_trace: None,
             ticks: 0,
         }
+    }
+
+    /// Records the force feedback of every tick from now on (see [`FfbTrace`]).
+    pub fn trace_ffb(&mut self, trace: FfbTrace) {
+        self.ffb_trace = Some(trace);
     }
 
     /// One physics tick with `controls`.
@@ -45,6 +53,9 @@ impl<'w> Sim<'w> {
         self.ticks += 1;
         if let Some(recorder) = &mut self.recorder {
             recorder.record(&self.vehicle.snapshot())?;
+        }
+        if let Some(trace) = &mut self.ffb_trace {
+            trace.record(&self.vehicle.snapshot())?;
         }
         Ok(())
     }
@@ -105,6 +116,9 @@ impl<'w> Sim<'w> {
     /// # Errors
     /// When the last rows cannot be written.
     pub fn finish(self) -> Result<()> {
+        if let Some(trace) = self.ffb_trace {
+            trace.finish()?;
+        }
         match self.recorder {
             Some(recorder) => recorder.finish(),
             None => Ok(()),

@@ -49,6 +49,36 @@ pub struct FfbInput {
     pub wheel_angle_rad: f64,
 }
 
+/// What each stage asked for in one tick (N·m at the wheel, before the soft clip): the
+/// force-feedback graph and trace show them; their sum is [`FfbStep::requested_nm`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FfbParts {
+    /// The car's column torque times the user's gain and the car's strength.
+    pub car_nm: f64,
+    /// Torque asked for at the wheel itself (test effects).
+    pub at_wheel_nm: f64,
+    /// Damping.
+    pub damping_nm: f64,
+    /// Friction.
+    pub friction_nm: f64,
+    /// Inertia.
+    pub inertia_nm: f64,
+    /// The soft lock.
+    pub soft_lock_nm: f64,
+}
+
+impl FfbParts {
+    /// The sum of the parts except the soft lock: what the clipping meter judges.
+    pub fn without_soft_lock(&self) -> f64 {
+        self.car_nm + self.at_wheel_nm + self.damping_nm + self.friction_nm + self.inertia_nm
+    }
+
+    /// The sum of the parts.
+    pub fn total(&self) -> f64 {
+        self.without_soft_lock() + self.soft_lock_nm
+    }
+}
+
 /// One tick's output of the pipeline.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FfbStep {
@@ -58,6 +88,10 @@ pub struct FfbStep {
     pub level: f64,
     /// The requested torque exceeded the maximum this tick.
     pub clipped: bool,
+    /// The sum of the parts, before the soft clip, minimum force, slew limit and clamp (N·m).
+    pub requested_nm: f64,
+    /// What each stage asked for.
+    pub parts: FfbParts,
 }
 
 /// The pipeline's parameters, from [`FfbSettings`] and the device.
@@ -269,27 +303,32 @@ impl FfbPipeline {
         let dt = finite_or(dt, 0.0).max(0.0);
         let speed = finite_or(input.wheel_speed_rad_s, 0.0);
         let accel = finite_or(input.wheel_accel_rad_s2, 0.0);
-        let requested = finite_or(input.column_torque_nm, 0.0) * p.gain * self.car_gain
-            + finite_or(input.wheel_torque_nm, 0.0)
-            - p.damping * speed
-            - p.friction_nm * (speed / FRICTION_SPEED_RAD_S).tanh()
-            - p.inertia * accel;
-        let requested = finite_or(requested, 0.0);
+        let parts = FfbParts {
+            car_nm: finite_or(
+                finite_or(input.column_torque_nm, 0.0) * p.gain * self.car_gain,
+                0.0,
+            ),
+            at_wheel_nm: finite_or(input.wheel_torque_nm, 0.0),
+            damping_nm: finite_or(-p.damping * speed, 0.0),
+            friction_nm: finite_or(-p.friction_nm * (speed / FRICTION_SPEED_RAD_S).tanh(), 0.0),
+            inertia_nm: finite_or(-p.inertia * accel, 0.0),
+            soft_lock_nm: self
+                .soft_lock
+                .torque(finite_or(input.wheel_angle_rad, 0.0), speed),
+        };
         let max = p.max_torque_nm;
         // The soft lock reaches the maximum by design: it is not clipping of the car's torque.
-        let clipped = requested.abs() > max;
-        let requested = requested
-            + self
-                .soft_lock
-                .torque(finite_or(input.wheel_angle_rad, 0.0), speed);
+        let without_lock = parts.without_soft_lock();
+        let clipped = without_lock.abs() > max;
         self.meter.record(
             clipped,
             if max > 0.0 {
-                requested.abs() / max
+                without_lock.abs() / max
             } else {
                 0.0
             },
         );
+        let requested = finite_or(parts.total(), 0.0);
         let shaped = soft_clip(requested, max, p.knee);
         let lifted = min_force(shaped, p.min_force_nm, p.min_force_ramp_nm, max);
         let step = p.slew_nm_per_s * dt;
@@ -304,6 +343,8 @@ impl FfbPipeline {
             torque_nm: torque,
             level,
             clipped,
+            requested_nm: requested,
+            parts,
         }
     }
 }
