@@ -45,6 +45,10 @@ pub struct WindowArgs {
     #[arg(long)]
     pub stats: bool,
 
+    /// Show the force-feedback graph from the start (F4 toggles it).
+    #[arg(long)]
+    pub ffb_graph: bool,
+
     /// Window size, e.g. 1280x720; default: the settings' resolution.
     #[arg(long, value_name = "WxH")]
     pub size: Option<String>,

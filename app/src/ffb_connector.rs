@@ -187,6 +187,7 @@ fn run(
             Some(at) => inbox.recv_timeout(at.saturating_duration_since(Instant::now())),
             None => inbox.recv().map_err(|_| RecvTimeoutError::Disconnected),
         };
+        let settings_changed = matches!(request, Ok(Request::Settings(_)));
         let attempt = match request {
             Ok(Request::Settings(settings)) => {
                 state.settings = *settings;
@@ -219,6 +220,7 @@ fn run(
             control.shutdown(CLOSE_TIMEOUT);
         }
         let opened = opener.open(&state.settings);
+        let nothing_new = opened.status == LinkStatus::Idle && state.status == LinkStatus::Idle;
         state.status = opened.status;
         state.control.clone_from(&opened.control);
         state.retry_at = match opened.status {
@@ -229,6 +231,10 @@ fn run(
             }
             LinkStatus::Idle => None,
         };
+        // Still no wheel after a device that is not one was plugged in: nothing to tell.
+        if nothing_new && !settings_changed {
+            continue;
+        }
         if outbox.send(opened).is_err() {
             break;
         }

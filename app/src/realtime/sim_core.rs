@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use gripline_input::bindings::InputNotice;
 use gripline_input::ffb::output::FfbTick;
+use gripline_input::ffb::pipeline::FfbStep;
 use gripline_input::ffb::safety::StopReason;
 use gripline_physics::powertrain::GearboxMode;
 use rtrb::{Consumer, Producer, RingBuffer};
@@ -289,15 +290,11 @@ impl SimCore {
             self.rig
                 .ffb_tick(now, column, input.physical_steering_rad, DT)
         };
-        let (ffb_level, ffb_torque_nm, ffb_clipped) = if let Ok(t) = ffb {
-            (
-                t.level,
-                t.step.map_or(0.0, |s| s.torque_nm),
-                t.step.is_some_and(|s| s.clipped),
-            )
+        let (ffb_level, ffb_step) = if let Ok(t) = ffb {
+            (t.level, t.step.unwrap_or_default())
         } else {
             self.ffb_failed();
-            (0.0, 0.0, false)
+            (0.0, FfbStep::default())
         };
 
         let stamped = Stamped {
@@ -307,9 +304,11 @@ impl SimCore {
             wheel_rotation_rad: self.wheel_rotation_rad,
             hud: HudFrame {
                 ffb_level,
-                ffb_torque_nm,
-                ffb_clipped,
+                ffb_torque_nm: ffb_step.torque_nm,
+                ffb_clipped: ffb_step.clipped,
                 ffb_clipping_fraction: self.rig.ffb_clipping_fraction(),
+                ffb_parts: ffb_step.parts,
+                ffb_max_nm: self.rig.ffb().pipeline().params().max_torque_nm,
                 ffb_killed: self.rig.ffb_killed(),
                 autopilot: self.autopilot,
                 paused: self.paused,

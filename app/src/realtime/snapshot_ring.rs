@@ -6,6 +6,7 @@
 //! consumer drains everything each frame ([`crate::realtime::interpolation::Interpolator`]
 //! does) and so gets fresh states again from the next frame on.
 
+use gripline_input::ffb::pipeline::FfbParts;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -29,6 +30,10 @@ pub struct HudFrame {
     pub ffb_clipped: bool,
     /// Fraction of clipped ticks over the pipeline's meter window (0..1).
     pub ffb_clipping_fraction: f64,
+    /// What each stage of the force-feedback pipeline asked for this tick (N·m).
+    pub ffb_parts: FfbParts,
+    /// The user's maximum torque in force (N·m): the clip level.
+    pub ffb_max_nm: f64,
     /// The force-feedback kill switch is engaged.
     pub ffb_killed: bool,
     /// The driver model drives.

@@ -31,6 +31,8 @@ pub struct HudInputs<'a> {
     pub autopilot: bool,
     /// Show the timing page in full.
     pub show_timing: bool,
+    /// The force-feedback graph, when shown (F4).
+    pub ffb_graph: Option<&'a super::ffb_graph::FfbGraph>,
 }
 
 /// Current, last and best lap (s).
@@ -71,7 +73,7 @@ pub struct TimingFigures {
 
 /// Screen geometry is `f32` in egui; the figures drawn are small and finite.
 #[allow(clippy::cast_possible_truncation)]
-fn to_f32(x: f64) -> f32 {
+pub(super) fn to_f32(x: f64) -> f32 {
     x as f32
 }
 
@@ -109,6 +111,23 @@ pub fn draw(ctx: &Context, hud: &HudInputs<'_>) {
             wheels(ui, hud.snapshot);
         },
     );
+    if let Some(graph) = hud.ffb_graph {
+        panel(
+            ctx,
+            "hud-ffb-graph",
+            Align2::LEFT_TOP,
+            Vec2::new(12.0, 110.0),
+            8.0,
+            |ui| {
+                ui.label(
+                    RichText::new("Force feedback (N·m, F4 hides)")
+                        .size(12.0)
+                        .color(Color32::LIGHT_GRAY),
+                );
+                graph.draw(ui, Vec2::new(420.0, 180.0));
+            },
+        );
+    }
     panel(
         ctx,
         "hud-timing",

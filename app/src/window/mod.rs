@@ -16,6 +16,7 @@
 //! waits on events instead of spinning.
 
 pub mod egui_layer;
+mod ffb_graph;
 pub mod frame_stats;
 pub mod hud;
 pub mod keyboard;
@@ -60,6 +61,7 @@ use gripline_config::settings::{
 
 /// How the window starts.
 #[derive(Clone, Debug)]
+#[allow(clippy::struct_excessive_bools)] // independent start-up switches of the command line
 pub struct WindowOptions {
     /// Vehicle name or file.
     pub vehicle: String,
@@ -73,6 +75,8 @@ pub struct WindowOptions {
     pub screenshot: Option<PathBuf>,
     /// Print the sim-thread and frame timing at exit.
     pub print_stats: bool,
+    /// Show the force-feedback graph from the start.
+    pub show_ffb_graph: bool,
     /// Inner size of the window (pixels).
     pub size_px: [u32; 2],
     /// Start fullscreen (borderless).
@@ -256,6 +260,8 @@ struct Running {
     frames: FrameStats,
     tick_rate: TickRate,
     show_timing: bool,
+    show_ffb_graph: bool,
+    ffb_graph: ffb_graph::FfbGraph,
     notice: Option<(String, Instant)>,
     quit_requested: bool,
 }
@@ -332,6 +338,8 @@ impl App {
             frames: FrameStats::default(),
             tick_rate: TickRate::default(),
             show_timing: self.options.print_stats,
+            show_ffb_graph: self.options.show_ffb_graph,
+            ffb_graph: ffb_graph::FfbGraph::default(),
             notice: self
                 .options
                 .startup_notice
@@ -363,6 +371,11 @@ impl App {
         let pressed = event.state == ElementState::Pressed;
         if pressed && !event.repeat {
             match code {
+                KeyCode::F4 => {
+                    if let Some(r) = self.running.as_mut() {
+                        r.show_ffb_graph = !r.show_ffb_graph;
+                    }
+                }
                 KeyCode::F3 => {
                     if let Some(r) = self.running.as_mut() {
                         r.show_timing = !r.show_timing;
@@ -510,6 +523,15 @@ impl App {
                 now,
             );
         }
+        r.ffb_graph.push(
+            ffb_graph::GraphSample {
+                at: r.started.elapsed(),
+                torque_nm: stamped.hud.ffb_torque_nm,
+                parts: stamped.hud.ffb_parts,
+                clipped: stamped.hud.ffb_clipped,
+            },
+            stamped.hud.ffb_max_nm,
+        );
         let notice = r
             .notice
             .as_ref()
@@ -541,6 +563,7 @@ impl App {
             camera: r.camera.mode.name(),
             autopilot: stamped.hud.autopilot,
             show_timing: r.show_timing,
+            ffb_graph: r.show_ffb_graph.then_some(&r.ffb_graph),
         };
         let Some(frame) = r.surface.acquire(&r.gpu.instance, &r.gpu.device) else {
             // Minimised or occluded: wait for an event (resize, expose) before trying again,
@@ -1021,6 +1044,7 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
         exit_after_s: args.exit_after,
         screenshot: args.screenshot.clone(),
         print_stats: args.stats,
+        show_ffb_graph: args.ffb_graph,
         size_px,
         fullscreen: g.fullscreen != Fullscreen::Windowed && args.size.is_none(),
         present: g.present_mode,
