@@ -7,6 +7,7 @@ use gripline_app::realtime::session::Session;
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
+use gripline_input::ffb::effects::FeelInput;
 use gripline_input::ffb::recording::{Clock, ManualClock, RecordingBackend};
 
 const MAX_NM: f64 = 5.0;
@@ -50,7 +51,10 @@ fn every_car_is_normalised_to_the_same_torque_at_its_reference() {
             let tick = rig
                 .ffb_tick(
                     Duration::from_millis(1),
-                    Some(RigTorque::Column(reference)),
+                    Some(RigTorque::Car {
+                        column_nm: reference,
+                        feel: FeelInput::default(),
+                    }),
                     0.0,
                     0.001,
                 )

@@ -9,6 +9,7 @@ use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
 use crate::device_identity::DeviceIdentity;
+use crate::ffb_effects::FfbEffectSettings;
 use crate::soft_lock::{SoftLockSettings, SteeringLockMode};
 
 /// Longest torque smoothing time constant allowed (ms): beyond it the wheel feels numb and
@@ -109,6 +110,8 @@ pub struct FfbSettings {
     /// to the soft-clip knee of the maximum torque, so one gain suits every car. Off: the
     /// physics' torque in N·m times the gain.
     pub normalise_car_torque: bool,
+    /// Effects on top of the car's torque (all off by default).
+    pub effects: FfbEffectSettings,
     /// How the wheel's rotation meets the car's steering lock.
     pub lock_mode: SteeringLockMode,
     /// The soft lock at the car's steering lock.
@@ -139,6 +142,7 @@ impl Default for FfbSettings {
             backend: FfbBackendChoice::Auto,
             device: None,
             normalise_car_torque: true,
+            effects: FfbEffectSettings::default(),
             lock_mode: SteeringLockMode::default(),
             soft_lock: SoftLockSettings::default(),
             devices: Vec::new(),
@@ -175,6 +179,7 @@ impl Validate for FfbSettings {
         v.in_range("fade_in_s", self.fade_in_s, 0.0, 10.0);
         v.in_range("smoothing_ms", self.smoothing_ms, 0.0, MAX_SMOOTHING_MS);
         v.nested("soft_lock", &self.soft_lock);
+        v.nested("effects", &self.effects);
         v.within("devices", |v| {
             for (i, d) in self.devices.iter().enumerate() {
                 v.nested(&Validator::index(i), d);

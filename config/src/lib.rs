@@ -18,6 +18,7 @@
 //! - [`settings`]: all user settings ([`settings::Settings`]: session, graphics, force
 //!   feedback, bindings) and [`settings::SettingsStore`], which loads them without ever
 //!   failing and saves them atomically in the platform's configuration folder.
+//! - [`ffb_effects`]: force-feedback effects (road, kerbs, scrub, lock-up, ABS, lateral g).
 //! - [`ffb_profile`]: force-feedback device profiles for offline runs (`--ffb-profile`).
 //! - [`soft_lock`]: how the wheel's rotation meets the car's steering lock, and the soft lock.
 //! - [`error`]: the error type.
@@ -27,6 +28,7 @@ pub mod axis_calibration;
 pub mod bindings;
 pub mod device_identity;
 pub mod error;
+pub mod ffb_effects;
 pub mod ffb_profile;
 pub mod ffb_settings;
 pub mod input_codes;

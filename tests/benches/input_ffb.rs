@@ -83,6 +83,7 @@ fn tick_path(c: &mut Criterion) {
                 wheel_accel_rad_s2: 0.0,
                 wheel_angle_rad: tick.physical_steering_rad,
                 wheel_torque_nm: 0.0,
+                feel: None,
             };
             output.tick(Duration::from_millis(ms), Some(&input), 0.001)
         });

@@ -127,6 +127,8 @@ pub enum SimEvent {
     CarRecovered,
     /// The force-feedback backend failed a write; force feedback is stopped.
     FfbFailed,
+    /// Auto-gain set the master gain to this at the end of a lap (the UI saves it).
+    AutoGain(f64),
 }
 
 #[cfg(test)]

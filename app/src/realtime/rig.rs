@@ -18,6 +18,7 @@ use gripline_input::bindings::{ControlMapper, InputNotice, TickOutput};
 use gripline_input::device::{InputBackend, InputEvent};
 use gripline_input::ffb::backend::{FfbBackend, FfbError, NullBackend};
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
+use gripline_input::ffb::effects::FeelInput;
 use gripline_input::ffb::output::{FfbOutput, FfbTick};
 use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams, WheelMotion};
 use gripline_input::ffb::safety::{FfbSafety, SafetyConfig, StopReason};
@@ -69,9 +70,14 @@ impl std::fmt::Debug for FfbLink {
 /// The torque a force-feedback tick renders.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum RigTorque {
-    /// The car's steering-column torque (N·m): scaled by the user's gain and the car's
-    /// strength.
-    Column(f64),
+    /// The car after a physics step: its steering-column torque (N·m, scaled by the user's
+    /// gain and the car's strength) and what the effects read.
+    Car {
+        /// The column torque (N·m).
+        column_nm: f64,
+        /// The effects' input.
+        feel: FeelInput,
+    },
     /// A torque at the wheel itself (N·m), e.g. a settings-screen test effect.
     AtWheel(f64),
 }
@@ -319,19 +325,33 @@ impl Rig {
     ) -> Result<FfbTick, FfbError> {
         let (speed, accel) = self.wheel_motion.update(wheel_rad, dt);
         let input = torque.map(|torque| {
-            let (column, wheel) = match torque {
-                RigTorque::Column(nm) => (nm, 0.0),
-                RigTorque::AtWheel(nm) => (0.0, nm),
+            let (column, wheel, feel) = match torque {
+                RigTorque::Car { column_nm, feel } => (column_nm, 0.0, Some(feel)),
+                RigTorque::AtWheel(nm) => (0.0, nm, None),
             };
             FfbInput {
                 column_torque_nm: column,
                 wheel_torque_nm: wheel,
+                feel,
                 wheel_speed_rad_s: speed,
                 wheel_accel_rad_s2: accel,
                 wheel_angle_rad: wheel_rad,
             }
         });
         self.ffb.tick(now, input.as_ref(), dt)
+    }
+
+    /// At the end of a lap: when the settings ask for auto-gain and enough was driven, the
+    /// gain that keeps clipping under 2.5 % becomes the master gain; returns it so that the
+    /// UI can show and save it.
+    pub fn lap_completed(&mut self) -> Option<f64> {
+        if !self.settings.effects.auto_gain {
+            return None;
+        }
+        let gain = self.ffb.pipeline_mut().take_auto_gain()?;
+        self.settings.gain = gain;
+        self.refresh_ffb();
+        Some(gain)
     }
 
     /// Fraction of clipped ticks over the meter's window.

@@ -21,6 +21,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use gripline_input::bindings::InputNotice;
+use gripline_input::ffb::effects::FeelInput;
 use gripline_input::ffb::output::FfbTick;
 use gripline_input::ffb::pipeline::FfbStep;
 use gripline_input::ffb::safety::StopReason;
@@ -58,6 +59,8 @@ pub struct SimCore {
     wheel_rotation_rad: [f64; 4],
     ffb_started: bool,
     ffb_down: bool,
+    /// Laps completed as last seen, to notice the end of a lap (auto-gain).
+    laps_seen: u32,
 }
 
 impl std::fmt::Debug for SimCore {
@@ -155,6 +158,7 @@ impl SimCore {
             wheel_rotation_rad: [0.0; 4],
             ffb_started: false,
             ffb_down: false,
+            laps_seen: 0,
         };
         core.set_autopilot(autopilot);
         core.rig.set_car(
@@ -248,6 +252,15 @@ impl SimCore {
             };
             if self.session.step(&controls) {
                 self.tick += 1;
+                let laps = self.session.lap_times().laps_completed;
+                if laps != self.laps_seen {
+                    if laps > self.laps_seen
+                        && let Some(gain) = self.rig.lap_completed()
+                    {
+                        let _ = self.events.push(SimEvent::AutoGain(gain));
+                    }
+                    self.laps_seen = laps;
+                }
                 let s = self.session.snapshot();
                 let tau = std::f64::consts::TAU;
                 for (angle, w) in self.wheel_rotation_rad.iter_mut().zip(&s.wheels) {
@@ -258,7 +271,10 @@ impl SimCore {
                         0.0
                     };
                 }
-                Some(RigTorque::Column(s.column_torque_n_m))
+                Some(RigTorque::Car {
+                    column_nm: s.column_torque_n_m,
+                    feel: FeelInput::from_snapshot(&s, self.session.steering_feel()),
+                })
             } else {
                 self.stats.auto_resets.fetch_add(1, Ordering::Relaxed);
                 let _ = self.events.push(SimEvent::CarRecovered);

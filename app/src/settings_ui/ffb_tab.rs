@@ -216,6 +216,25 @@ impl SettingsScreen {
                         .text("Soft clip from")
                         .custom_formatter(|x, _| format!("{:.0} % of max", x * 100.0)),
                 );
+                ui.checkbox(&mut f.normalise_car_torque, "Same strength for every car")
+                    .on_hover_text("Scales each car's steering torque so that its limit lands at the soft-clip knee: one gain suits every car.");
+                ui.checkbox(&mut f.effects.auto_gain, "Auto-gain at the end of each lap")
+                    .on_hover_text("Sets the master gain from the lap's torque so that at most 2.5 % of it clips, and saves it.");
+                ui.add_space(6.0);
+                ui.label(RichText::new("Effects (0 = off)").size(HEADING));
+                let e = &mut f.effects;
+                let max = gripline_config::ffb_effects::MAX_EFFECT_NM.min(5.0);
+                for (value, text, hint) in [
+                    (&mut e.road_texture_nm_per_kn, "Road texture (N·m per kN)", "A bump under one front wheel twists the wheel."),
+                    (&mut e.kerb_rumble_nm, "Kerb rumble (N·m)", "A ripple at the kerb stripes' rate while a front tyre is on a kerb."),
+                    (&mut e.scrub_nm, "Scrub (N·m)", "A vibration as the front tyres pass their peak slip angle: understeer you can feel."),
+                    (&mut e.lockup_nm, "Lock-up (N·m)", "A vibration while a front wheel locks under braking."),
+                    (&mut e.wheelspin_nm, "Wheelspin (N·m)", "A low rumble while a driven wheel spins."),
+                    (&mut e.abs_nm, "ABS pulses (N·m)", "The ABS modulator's pulses."),
+                    (&mut e.lateral_g_nm_per_g, "Lateral g (N·m per g)", "The car's cornering weight in the wheel (seat of the pants)."),
+                ] {
+                    ui.add(super::slider(value, 0.0..=max).text(text)).on_hover_text(hint);
+                }
                 ui.add_space(6.0);
                 ui.label(RichText::new("Steering lock").size(HEADING));
                 ui.horizontal(|ui| {

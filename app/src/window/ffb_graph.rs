@@ -42,8 +42,29 @@ pub struct FfbGraph {
 /// A named share and its colour.
 type Series = (&'static str, Color32, fn(&GraphSample) -> f64);
 
-const SERIES: [Series; 6] = [
+const SERIES: [Series; 13] = [
     ("car", Color32::from_rgb(90, 170, 255), |s| s.parts.car_nm),
+    ("road", Color32::from_rgb(150, 110, 70), |s| {
+        s.parts.effects.road_nm
+    }),
+    ("kerb", Color32::from_rgb(255, 80, 80), |s| {
+        s.parts.effects.kerb_nm
+    }),
+    ("scrub", Color32::from_rgb(255, 210, 80), |s| {
+        s.parts.effects.scrub_nm
+    }),
+    ("lock-up", Color32::from_rgb(255, 120, 200), |s| {
+        s.parts.effects.lockup_nm
+    }),
+    ("spin", Color32::from_rgb(120, 255, 230), |s| {
+        s.parts.effects.wheelspin_nm
+    }),
+    ("ABS", Color32::from_rgb(180, 180, 255), |s| {
+        s.parts.effects.abs_nm
+    }),
+    ("lat g", Color32::from_rgb(100, 200, 160), |s| {
+        s.parts.effects.lateral_nm
+    }),
     ("damping", Color32::from_rgb(120, 220, 120), |s| {
         s.parts.damping_nm
     }),

@@ -186,6 +186,23 @@ impl SettingsFlow {
         self.screen.as_mut().map(|open| &mut open.draft)
     }
 
+    /// The sim thread set the master gain by auto-gain at the end of a lap: it becomes the
+    /// gain in force and is saved. Returns the line for the banner.
+    pub fn auto_gain_applied(&mut self, gain: f64) -> String {
+        self.settings.ffb.gain = gain;
+        let saved = match &self.store {
+            Some(store) => match store.save(&self.settings) {
+                Ok(_) => "saved".to_owned(),
+                Err(error) => format!("not saved: {error}"),
+            },
+            None => "for this session".to_owned(),
+        };
+        format!(
+            "Auto-gain: force-feedback gain {:.0} % ({saved})",
+            100.0 * gain
+        )
+    }
+
     /// Makes `next` the settings in force: sanitised, saved, and turned into commands.
     fn apply(&mut self, mut next: Settings, aids_of_car: &AidParams) -> Applied {
         let mut lines: Vec<String> = next.sanitize().iter().map(ToString::to_string).collect();

@@ -9,6 +9,7 @@ use crate::bindings::{
     AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding, DeviceLostPolicy,
     DigitalResponse, MAX_AXIS_BINDINGS, MAX_BUTTON_BINDINGS,
 };
+use crate::ffb_effects::{FfbEffectSettings, MAX_EFFECT_NM};
 use crate::ffb_settings::{FfbDeviceSettings, FfbSettings, MAX_SMOOTHING_MS};
 use crate::soft_lock::SoftLockSettings;
 
@@ -285,6 +286,16 @@ impl Sanitize for FfbSettings {
             }
         });
         s.nested("soft_lock", &mut self.soft_lock);
+        s.nested("effects", &mut self.effects);
+        s.ensure_valid("", self);
+    }
+}
+
+impl Sanitize for FfbEffectSettings {
+    fn sanitize(&mut self, s: &mut Sanitizer) {
+        for (name, value) in self.amplitudes_mut() {
+            s.range(name, value, 0.0, MAX_EFFECT_NM, 0.0);
+        }
         s.ensure_valid("", self);
     }
 }

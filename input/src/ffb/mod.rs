@@ -4,6 +4,8 @@
 //! - [`pipeline`]: gain, damping/friction/inertia, soft clip and clipping meter, minimum
 //!   force, slew limit, clamp, device units;
 //! - [`soft_lock`]: the stop at the car's steering lock;
+//! - [`effects`]: road texture, kerbs, scrub, lock-up, wheelspin, ABS, lateral g; smoothing
+//!   and auto-gain;
 //! - [`safety`]: stop at once, watchdog, fade-in, non-finite guard, kill switch;
 //! - [`output`]: pipeline + safety + backend, once per tick on the sim thread;
 //! - [`backend`]: the trait every device backend implements;
@@ -21,6 +23,7 @@
 
 pub mod backend;
 pub mod device_facts;
+pub mod effects;
 pub mod emergency;
 pub mod evdev_ff;
 #[cfg(target_os = "linux")]

@@ -23,9 +23,13 @@
 //! level of an input is computed in the same call, so an input change reaches the device
 //! level within the tick.
 
-use gripline_config::ffb_settings::FfbSettings;
+use gripline_config::ffb_effects::FfbEffectSettings;
+use gripline_config::ffb_settings::{FfbSettings, MAX_SMOOTHING_MS};
 
 use crate::ffb::device_facts::FfbDeviceFacts;
+use crate::ffb::effects::auto_gain::AutoGain;
+use crate::ffb::effects::smoothing::TorqueSmoother;
+use crate::ffb::effects::{EffectContributions, FeelInput, FfbEffects};
 use crate::ffb::soft_lock::SoftLock;
 
 /// Wheel speed (rad/s) at which friction reaches 76 % (tanh 1) of its full value.
@@ -47,14 +51,18 @@ pub struct FfbInput {
     /// The physical steering wheel's angle (rad), unclamped by the car's lock, for the soft
     /// lock.
     pub wheel_angle_rad: f64,
+    /// What the effects read this tick (`None`: no effects, e.g. while a test plays).
+    pub feel: Option<FeelInput>,
 }
 
 /// What each stage asked for in one tick (N·m at the wheel, before the soft clip): the
 /// force-feedback graph and trace show them; their sum is [`FfbStep::requested_nm`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FfbParts {
-    /// The car's column torque times the user's gain and the car's strength.
+    /// The car's column torque, smoothed, times the user's gain and the car's strength.
     pub car_nm: f64,
+    /// Each effect times the user's gain.
+    pub effects: EffectContributions,
     /// Torque asked for at the wheel itself (test effects).
     pub at_wheel_nm: f64,
     /// Damping.
@@ -70,7 +78,12 @@ pub struct FfbParts {
 impl FfbParts {
     /// The sum of the parts except the soft lock: what the clipping meter judges.
     pub fn without_soft_lock(&self) -> f64 {
-        self.car_nm + self.at_wheel_nm + self.damping_nm + self.friction_nm + self.inertia_nm
+        self.car_nm
+            + self.effects.total()
+            + self.at_wheel_nm
+            + self.damping_nm
+            + self.friction_nm
+            + self.inertia_nm
     }
 
     /// The sum of the parts.
@@ -119,6 +132,10 @@ pub struct PipelineParams {
     pub device_peak_nm: f64,
     /// Reverse the device direction.
     pub invert: bool,
+    /// Low-pass time constant of the car's torque (s; 0 = off).
+    pub smoothing_s: f64,
+    /// The effects' strengths.
+    pub effects: FfbEffectSettings,
 }
 
 fn finite_or(x: f64, fallback: f64) -> f64 {
@@ -144,7 +161,28 @@ impl PipelineParams {
             slew_nm_per_s: finite_or(settings.slew_limit_nm_per_s, 1000.0).max(0.0),
             device_peak_nm: peak,
             invert: facts.invert,
+            smoothing_s: finite_or(settings.smoothing_ms, 0.0).clamp(0.0, MAX_SMOOTHING_MS)
+                / 1000.0,
+            effects: settings.effects,
         }
+    }
+}
+
+/// Speed above which the auto-gain observes the torque (m/s): parked and crawling torques
+/// are not what the gain is for.
+pub const AUTO_GAIN_MIN_SPEED_M_S: f64 = 5.0;
+
+/// Each effect times `gain`.
+fn scale_effects(e: &EffectContributions, gain: f64) -> EffectContributions {
+    let f = |x: f64| finite_or(x * gain, 0.0);
+    EffectContributions {
+        road_nm: f(e.road_nm),
+        kerb_nm: f(e.kerb_nm),
+        scrub_nm: f(e.scrub_nm),
+        lockup_nm: f(e.lockup_nm),
+        wheelspin_nm: f(e.wheelspin_nm),
+        abs_nm: f(e.abs_nm),
+        lateral_nm: f(e.lateral_nm),
     }
 }
 
@@ -245,6 +283,9 @@ pub fn min_force(x: f64, m: f64, w: f64, max: f64) -> f64 {
 pub struct FfbPipeline {
     params: PipelineParams,
     soft_lock: SoftLock,
+    effects: FfbEffects,
+    smoother: TorqueSmoother,
+    auto_gain: AutoGain,
     car_gain: f64,
     last_nm: f64,
     meter: ClipMeter,
@@ -256,6 +297,9 @@ impl FfbPipeline {
         Self {
             params,
             soft_lock: SoftLock::OFF,
+            effects: FfbEffects::default(),
+            smoother: TorqueSmoother::default(),
+            auto_gain: AutoGain::default(),
             car_gain: 1.0,
             last_nm: 0.0,
             meter: ClipMeter::new(meter_window),
@@ -292,9 +336,26 @@ impl FfbPipeline {
         &self.meter
     }
 
-    /// Forgets the last torque, so the slew limit starts from zero (after a stop).
+    /// Forgets the last torque, so the slew limit starts from zero (after a stop), and the
+    /// effects' and smoothing's history.
     pub fn reset(&mut self) {
         self.last_nm = 0.0;
+        self.effects.reset();
+        self.smoother.reset();
+    }
+
+    /// The torques observed for the auto-gain (see [`AutoGain`]).
+    pub fn auto_gain(&self) -> &AutoGain {
+        &self.auto_gain
+    }
+
+    /// The gain that keeps clipping under 2.5 % of the ticks observed since the last call
+    /// (a lap, typically), or `None` before enough driving; observation starts over when a
+    /// gain is returned.
+    pub fn take_auto_gain(&mut self) -> Option<f64> {
+        let gain = self.auto_gain.propose(self.params.max_torque_nm)?;
+        self.auto_gain.reset();
+        Some(gain)
     }
 
     /// Runs every stage for one tick of `dt` seconds.
@@ -303,11 +364,24 @@ impl FfbPipeline {
         let dt = finite_or(dt, 0.0).max(0.0);
         let speed = finite_or(input.wheel_speed_rad_s, 0.0);
         let accel = finite_or(input.wheel_accel_rad_s2, 0.0);
+        let column = self
+            .smoother
+            .step(finite_or(input.column_torque_nm, 0.0), p.smoothing_s, dt);
+        let effects = match &input.feel {
+            Some(feel) => self.effects.step(&p.effects, feel, dt),
+            None => EffectContributions::default(),
+        };
+        let car_unit_gain = finite_or(column * self.car_gain, 0.0);
+        if let Some(feel) = &input.feel
+            && feel.speed_m_s.abs() > AUTO_GAIN_MIN_SPEED_M_S
+        {
+            self.auto_gain.observe(car_unit_gain + effects.total());
+        }
         let parts = FfbParts {
-            car_nm: finite_or(
-                finite_or(input.column_torque_nm, 0.0) * p.gain * self.car_gain,
-                0.0,
-            ),
+            // In the order of the pipeline before effects existed, so that with every effect
+            // off the output is bit-for-bit what it was.
+            car_nm: finite_or(column * p.gain * self.car_gain, 0.0),
+            effects: scale_effects(&effects, p.gain),
             at_wheel_nm: finite_or(input.wheel_torque_nm, 0.0),
             damping_nm: finite_or(-p.damping * speed, 0.0),
             friction_nm: finite_or(-p.friction_nm * (speed / FRICTION_SPEED_RAD_S).tanh(), 0.0),
@@ -468,6 +542,7 @@ mod tests {
                 wheel_accel_rad_s2: 10.0,
                 wheel_angle_rad: 0.0,
                 wheel_torque_nm: 0.0,
+                feel: None,
             },
             0.001,
         );
@@ -543,6 +618,92 @@ mod tests {
         assert_eq!(w.update(f64::NAN, 0.001), out);
     }
 
+    #[test]
+    fn with_every_effect_off_the_output_is_the_rack_force_pipeline_bit_for_bit() {
+        use crate::ffb::effects::FeelInput;
+        // A busy tick: kerbs, lock-up, ABS, a bump, cornering.
+        let busy = |i: u32| FeelInput {
+            front_load_n: [3000.0 + 400.0 * f64::from(i % 5), 3500.0],
+            front_on_kerb: 2,
+            front_alpha_ratio: 1.5,
+            front_min_slip_ratio: -1.0,
+            driven_max_slip_ratio: 0.8,
+            front_peak_slip_ratio: 0.1,
+            driven_peak_slip_ratio: 0.1,
+            speed_m_s: 30.0,
+            lateral_m_s2: 9.0,
+            abs_active: true,
+        };
+        let mut s = settings();
+        s.damping_nm_s_per_rad = 0.2;
+        s.slew_limit_nm_per_s = 500.0;
+        let mut with_feel = FfbPipeline::new(PipelineParams::new(&s, &facts(8.0, true)), 10);
+        let mut without = FfbPipeline::new(PipelineParams::new(&s, &facts(8.0, true)), 10);
+        with_feel.set_car_gain(0.37);
+        without.set_car_gain(0.37);
+        for i in 0..2000u32 {
+            let t = 3.0 * (f64::from(i) * 0.01).sin();
+            let base = FfbInput {
+                column_torque_nm: t,
+                wheel_speed_rad_s: 0.5 * (f64::from(i) * 0.003).cos(),
+                ..FfbInput::default()
+            };
+            let a = with_feel.process(
+                &FfbInput {
+                    feel: Some(busy(i)),
+                    ..base
+                },
+                0.001,
+            );
+            let b = without.process(&base, 0.001);
+            assert_eq!(a.torque_nm.to_bits(), b.torque_nm.to_bits(), "tick {i}");
+            assert_eq!(a.level.to_bits(), b.level.to_bits());
+            // And the old formula: column x gain x car gain, minus damping, clipped.
+            let old = t * s.gain * 0.37 - 0.2 * base.wheel_speed_rad_s;
+            assert_eq!(a.requested_nm.to_bits(), old.to_bits(), "tick {i}");
+        }
+    }
+
+    #[test]
+    fn effects_and_smoothing_reach_the_output() {
+        use crate::ffb::effects::FeelInput;
+        let mut s = settings();
+        s.effects.kerb_rumble_nm = 1.0;
+        s.smoothing_ms = 20.0;
+        let mut p = FfbPipeline::new(PipelineParams::new(&s, &facts(8.0, false)), 10);
+        let feel = FeelInput {
+            front_on_kerb: 2,
+            speed_m_s: 20.0,
+            ..FeelInput::default()
+        };
+        let outs: Vec<FfbStep> = (0..500)
+            .map(|_| {
+                p.process(
+                    &FfbInput {
+                        column_torque_nm: 2.0,
+                        feel: Some(feel),
+                        ..FfbInput::default()
+                    },
+                    0.001,
+                )
+            })
+            .collect();
+        // The car's torque arrives smoothed (first tick: the filter starts at the input).
+        assert!((outs[0].parts.car_nm - 2.0).abs() < 1e-12);
+        let ripple = outs[100..]
+            .iter()
+            .map(|o| (o.torque_nm - o.parts.car_nm).abs())
+            .fold(0.0, f64::max);
+        assert!(
+            (ripple - 1.0).abs() < 0.02,
+            "the kerb adds its 1 N·m ripple: {ripple}"
+        );
+        assert!(
+            outs.iter()
+                .all(|o| o.torque_nm.abs() <= s.max_torque_nm + 1e-12)
+        );
+    }
+
     proptest! {
         #[test]
         fn output_bounded_and_finite(
@@ -564,7 +725,7 @@ mod tests {
             };
             let mut p = FfbPipeline::new(PipelineParams::new(&s, &facts(5.0, invert)), 100);
             for _ in 0..3 {
-                let out = p.process(&FfbInput { column_torque_nm: t, wheel_speed_rad_s: v, wheel_accel_rad_s2: a, wheel_angle_rad: v, wheel_torque_nm: 0.0 }, dt);
+                let out = p.process(&FfbInput { column_torque_nm: t, wheel_speed_rad_s: v, wheel_accel_rad_s2: a, wheel_angle_rad: v, wheel_torque_nm: 0.0, feel: None }, dt);
                 prop_assert!(out.torque_nm.is_finite() && out.torque_nm.abs() <= 4.0 + 1e-12);
                 prop_assert!(out.level.is_finite() && out.level.abs() <= 1.0);
             }
