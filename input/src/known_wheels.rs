@@ -273,14 +273,15 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(6.0),
     ),
-    // Fanatec (section 3.7, hid-ftec.h; PC mode required).
+    // Fanatec (section 3.7, hid-ftec.h; PC mode required). 0eb7:0020 is shared by every
+    // direct-drive base of the family: the strongest one's peak is assumed (SHARED_PRODUCT_IDS).
     wheel(
         VID_FANATEC,
         0x0020,
-        "Fanatec CSL DD / DD Pro / ClubSport DD",
+        "Fanatec CSL DD / DD Pro / ClubSport DD / DD+",
         1080.0,
         EvdevConstant,
-        Some(5.0),
+        Some(15.0),
     ),
     wheel(
         VID_FANATEC,
@@ -359,11 +360,54 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         "Simagic Alpha / Alpha Mini / Alpha U / M10",
         900.0,
         EvdevConstant,
-        Some(15.0),
+        Some(23.0),
     ),
     // OpenFFBoard (section 3.7): torque depends on the motor and power supply.
     wheel(VID_PID_CODES, 0xffb0, "OpenFFBoard", 900.0, HidPid, None),
 ];
+
+/// Product IDs that several bases of different strength share, with the family's bases and
+/// their peaks (manufacturer figures, N·m). A known-wheel entry with one of these IDs carries
+/// the family's **highest** peak, so that a user's maximum is never multiplied up beyond what
+/// they set on a weaker base; the user enters their base's peak to get its full strength.
+pub const SHARED_PRODUCT_IDS: &[SharedProductId] = &[
+    SharedProductId {
+        vendor_id: VID_FANATEC,
+        product_id: 0x0020,
+        family: "Fanatec CSL DD (5 N·m, 8 with the boost kit), DD Pro (8), ClubSport DD (12) and \
+                 ClubSport DD+ (15)",
+        peaks_nm: &[5.0, 8.0, 12.0, 15.0],
+    },
+    SharedProductId {
+        vendor_id: VID_SIMAGIC_ST,
+        product_id: 0x0522,
+        family: "Simagic Alpha Mini (10 N·m), M10 (10), Alpha (15) and Alpha Ultimate (23)",
+        peaks_nm: &[10.0, 10.0, 15.0, 23.0],
+    },
+];
+
+/// A product ID shared by bases of different strength (see [`SHARED_PRODUCT_IDS`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SharedProductId {
+    /// USB vendor ID.
+    pub vendor_id: u16,
+    /// USB product ID.
+    pub product_id: u16,
+    /// The bases that share it, with their peaks, for the user.
+    pub family: &'static str,
+    /// Their peaks (N·m).
+    pub peaks_nm: &'static [f64],
+}
+
+impl KnownWheel {
+    /// The family of bases this entry's product ID stands for, when several share it.
+    pub fn shared_family(&self) -> Option<&'static str> {
+        SHARED_PRODUCT_IDS
+            .iter()
+            .find(|s| s.vendor_id == self.vendor_id && s.product_id == self.product_id)
+            .map(|s| s.family)
+    }
+}
 
 /// The known wheel with these IDs.
 pub fn lookup(vendor_id: u16, product_id: u16) -> Option<&'static KnownWheel> {
@@ -443,5 +487,20 @@ mod tests {
                 "{name} missing"
             );
         }
+    }
+
+    #[test]
+    fn shared_product_ids_assume_the_strongest_base() {
+        for shared in SHARED_PRODUCT_IDS {
+            let entry = lookup(shared.vendor_id, shared.product_id).expect("in the table");
+            let strongest = shared.peaks_nm.iter().copied().fold(0.0, f64::max);
+            assert_eq!(
+                entry.peak_torque_nm.map(f64::to_bits),
+                Some(strongest.to_bits()),
+                "{entry}"
+            );
+            assert_eq!(entry.shared_family(), Some(shared.family));
+        }
+        assert!(lookup(0x046d, 0xc24f).unwrap().shared_family().is_none());
     }
 }

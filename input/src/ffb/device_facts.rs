@@ -73,7 +73,7 @@ impl FfbDeviceFacts {
             .filter(|p| p.is_finite() && *p > 0.0);
         let (peak_torque_nm, peak_source) = match (user_peak, known) {
             (Some(peak), _) => (peak, PeakSource::User),
-            (None, Some(wheel)) => match (wheel.peak_torque_nm, shared_family(wheel)) {
+            (None, Some(wheel)) => match (wheel.peak_torque_nm, wheel.shared_family()) {
                 (Some(peak), Some(family)) => (peak, PeakSource::SharedProductId(family)),
                 (Some(peak), None) => (peak, PeakSource::KnownWheel),
                 (None, _) => (UNKNOWN_DEVICE_PEAK_NM, PeakSource::Unknown),
@@ -127,11 +127,6 @@ impl FfbDeviceFacts {
     }
 }
 
-// MERGE: replaced by the known-wheel table's shared-ID family once it has one.
-fn shared_family(_wheel: &known_wheels::KnownWheel) -> Option<&'static str> {
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +161,16 @@ mod tests {
         assert_eq!(set.peak_source, PeakSource::User);
         assert!((set.peak_torque_nm - 12.0).abs() < 1e-12 && set.invert);
         assert!(set.describe_peak().contains("12.0 N·m"));
+        // A product ID shared by bases of 5 to 15 N·m: the strongest is assumed, and said.
+        let fanatec = DeviceIdentity::new(0x0eb7, 0x0020, "FANATEC Wheel", "");
+        let shared = FfbDeviceFacts::resolve(&FfbSettings::default(), &fanatec, None);
+        assert!((shared.peak_torque_nm - 15.0).abs() < 1e-12);
+        assert!(matches!(shared.peak_source, PeakSource::SharedProductId(_)));
+        assert!(
+            shared.describe_peak().contains("assumed"),
+            "{}",
+            shared.describe_peak()
+        );
     }
 
     #[test]
