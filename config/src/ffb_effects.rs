@@ -7,19 +7,24 @@
 //! ("seat-of-pants") term. Each is a torque at the rim in N·m (before the master gain) at
 //! full cause; 0 turns it off and then it contributes exactly nothing.
 //!
-//! Defaults: **all off**. rFactor 2, iRacing and `BeamNG` render the physics' torque alone by
-//! default (`BeamNG`'s side-acceleration term is an opt-in slider); Assetto Corsa offers kerb,
-//! road, slip and ABS "enhancements" as sliders. A driver turns on what their wheel and taste
-//! need, and the graph (F4) and the trace (`--ffb-trace`) show what each adds.
+//! Defaults: **all off but the kerb rumble**. rFactor 2, iRacing and `BeamNG` render the
+//! physics' torque alone by default (`BeamNG`'s side-acceleration term is an opt-in slider);
+//! Assetto Corsa offers kerb, road, slip and ABS "enhancements" as sliders, kerbs on. Gripline's
+//! kerbs are flat in the track mesh (a surface, not a shape), so without the rumble a kerb
+//! cannot be felt at all: it is on at [`DEFAULT_KERB_RUMBLE_NM`]. A driver turns on what their
+//! wheel and taste need, and the graph (F4) and the trace (`--ffb-trace`) show what each adds.
 
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
 /// Largest amplitude any one effect may have (N·m at the rim).
 pub const MAX_EFFECT_NM: f64 = 10.0;
+/// The kerb rumble's default strength (N·m): felt on a geared wheel, light on a
+/// direct-drive base.
+pub const DEFAULT_KERB_RUMBLE_NM: f64 = 0.3;
 
 /// The effects' strengths (see the module docs).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct FfbEffectSettings {
     /// Road texture (N·m per kN): the high-passed difference of the front tyres' loads (a
@@ -44,7 +49,28 @@ pub struct FfbEffectSettings {
     pub auto_gain: bool,
 }
 
+impl Default for FfbEffectSettings {
+    fn default() -> Self {
+        Self {
+            kerb_rumble_nm: DEFAULT_KERB_RUMBLE_NM,
+            ..Self::OFF
+        }
+    }
+}
+
 impl FfbEffectSettings {
+    /// Every effect off, no auto-gain.
+    pub const OFF: Self = Self {
+        road_texture_nm_per_kn: 0.0,
+        kerb_rumble_nm: 0.0,
+        scrub_nm: 0.0,
+        lockup_nm: 0.0,
+        wheelspin_nm: 0.0,
+        abs_nm: 0.0,
+        lateral_g_nm_per_g: 0.0,
+        auto_gain: false,
+    };
+
     /// The fields with their names, for validation and repair.
     pub fn amplitudes_mut(&mut self) -> [(&'static str, &mut f64); 7] {
         [
@@ -73,11 +99,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn all_off_by_default_and_ranges_checked() {
+    fn only_the_kerb_rumble_is_on_by_default_and_ranges_checked() {
         let d = FfbEffectSettings::default();
         assert!(d.check().is_ok());
         let mut copy = d;
-        assert!(copy.amplitudes_mut().iter().all(|(_, v)| **v == 0.0));
+        for (name, value) in copy.amplitudes_mut() {
+            let expected = if name == "kerb_rumble_nm" {
+                DEFAULT_KERB_RUMBLE_NM
+            } else {
+                0.0
+            };
+            assert!((*value - expected).abs() < 1e-12, "{name}");
+        }
         assert!(!d.auto_gain);
         let bad = FfbEffectSettings {
             kerb_rumble_nm: 50.0,
@@ -89,7 +122,8 @@ mod tests {
             err.contains("kerb_rumble_nm") && err.contains("abs_nm"),
             "{err}"
         );
-        let parsed: FfbEffectSettings = ron::from_str("(kerb_rumble_nm: 1.5)").unwrap();
-        assert!((parsed.kerb_rumble_nm - 1.5).abs() < 1e-12 && parsed.scrub_nm == 0.0);
+        let parsed: FfbEffectSettings = ron::from_str("(scrub_nm: 1.5)").unwrap();
+        assert!((parsed.scrub_nm - 1.5).abs() < 1e-12);
+        assert!((parsed.kerb_rumble_nm - DEFAULT_KERB_RUMBLE_NM).abs() < 1e-12);
     }
 }

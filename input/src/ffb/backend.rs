@@ -43,6 +43,18 @@ pub trait FfbBackend {
     /// # Errors
     /// [`FfbError`] when the device could not be written.
     fn stop(&mut self) -> Result<(), FfbError>;
+
+    /// Called by the writer thread every period, whether or not the level changed, with the
+    /// time since the writer started: backends whose effects have a finite duration renew
+    /// them here (so that a process that dies without a word stops the torque when the
+    /// duration runs out). The default does nothing.
+    ///
+    /// # Errors
+    /// [`FfbError`] when the device could not be written.
+    fn refresh(&mut self, now: std::time::Duration) -> Result<(), FfbError> {
+        let _ = now;
+        Ok(())
+    }
 }
 
 impl<B: FfbBackend + ?Sized> FfbBackend for Box<B> {
@@ -54,6 +66,9 @@ impl<B: FfbBackend + ?Sized> FfbBackend for Box<B> {
     }
     fn stop(&mut self) -> Result<(), FfbError> {
         (**self).stop()
+    }
+    fn refresh(&mut self, now: std::time::Duration) -> Result<(), FfbError> {
+        (**self).refresh(now)
     }
 }
 

@@ -2,9 +2,11 @@
 //! every write (`ffb_input.md` section 1.5).
 //!
 //! Start-up: built-in autocentre off (`FF_AUTOCENTER` 0), device gain (`FF_GAIN`), upload one
-//! infinite constant effect (`EVIOCSFF` with id -1, replay length 0, direction 0x4000 so that
-//! the wheel drivers' `sin(direction)` projection is +1 and the sign travels in the level),
-//! play it once. Each [`FfbBackend::send_level`] re-uploads the same effect id with the new
+//! constant effect (`EVIOCSFF` with id -1, replay length
+//! [`crate::ffb::protocol::evdev::REPLAY_LENGTH_MS`], direction 0x4000 so that the wheel
+//! drivers' `sin(direction)` projection is +1 and the sign travels in the level), play it
+//! once, and play it again every [`RENEW_EVERY`] from [`FfbBackend::refresh`] so that the
+//! finite length never runs out (hid-pidff before Linux 6.15 plays nothing for length 0). Each [`FfbBackend::send_level`] re-uploads the same effect id with the new
 //! level (the Linux FF API's way of updating a playing effect), skipping unchanged levels.
 //! [`FfbBackend::stop`] sets the level to zero and stops the effect; a later `send_level`
 //! plays it again. Dropping the backend stops and erases the effect (the kernel would also
@@ -24,6 +26,9 @@ use std::io;
 use crate::ffb::backend::{FfbBackend, FfbError, level_to_i16};
 use crate::ffb::protocol::evdev::FfConstantEffect;
 use crate::known_wheels::{self, FfbBackendKind, VID_FANATEC, VID_LOGITECH, VID_THRUSTMASTER};
+
+/// How often the playing effect is replayed, well inside its replay length.
+pub const RENEW_EVERY: std::time::Duration = std::time::Duration::from_millis(400);
 
 /// Linux `ENODEV`: the device was removed.
 pub const ENODEV: i32 = 19;
@@ -138,6 +143,8 @@ pub struct EvdevFfBackend<D: EvdevFfDevice> {
     playing: bool,
     last_level: Option<i16>,
     erased: bool,
+    /// When the effect was last played, in the writer's time.
+    renewed_at: Option<std::time::Duration>,
 }
 
 impl<D: EvdevFfDevice> EvdevFfBackend<D> {
@@ -164,6 +171,7 @@ impl<D: EvdevFfDevice> EvdevFfBackend<D> {
             playing: false,
             last_level: Some(0),
             erased: false,
+            renewed_at: None,
         };
         backend.play()?;
         Ok(backend)
@@ -221,6 +229,21 @@ impl<D: EvdevFfDevice> FfbBackend for EvdevFfBackend<D> {
         }
         if !self.playing {
             self.play()?;
+        }
+        Ok(())
+    }
+
+    fn refresh(&mut self, now: std::time::Duration) -> Result<(), FfbError> {
+        if !self.playing {
+            return Ok(());
+        }
+        match self.renewed_at {
+            None => self.renewed_at = Some(now),
+            Some(at) if now.saturating_sub(at) >= RENEW_EVERY || now < at => {
+                self.play()?;
+                self.renewed_at = Some(now);
+            }
+            Some(_) => {}
         }
         Ok(())
     }
@@ -365,7 +388,7 @@ mod tests {
             direction: DIRECTION_90_DEG,
             trigger_button: 0,
             trigger_interval: 0,
-            replay_length: 0,
+            replay_length: crate::ffb::protocol::evdev::REPLAY_LENGTH_MS,
             replay_delay: 0,
             level,
             envelope: FfEnvelope::default(),
@@ -380,8 +403,8 @@ mod tests {
         EvdevFfBackend::start(device, EvdevFfConfig::default()).unwrap()
     }
 
-    // Section 1.5: autocentre off, gain, upload (id -1, direction 0x4000, replay length 0 =
-    // infinite), play once.
+    // Section 1.5: autocentre off, gain, upload (id -1, direction 0x4000, replay length
+    // 1000 ms, finite for hid-pidff before Linux 6.15), play once.
     #[test]
     fn start_sequence() {
         let b = started();
@@ -402,9 +425,51 @@ mod tests {
         assert_eq!(
             &uploaded.to_bytes()[..18],
             &[
-                0x52, 0x00, 0xFF, 0xFF, 0x00, 0x40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+                0x52, 0x00, 0xFF, 0xFF, 0x00, 0x40, 0, 0, 0, 0, 0xE8, 0x03, 0, 0, 0, 0, 0, 0
             ]
         );
+    }
+
+    #[test]
+    fn the_finite_effect_is_replayed_before_it_runs_out() {
+        use std::time::Duration;
+        let mut b = started();
+        b.send_level(0.4).unwrap();
+        let plays = |b: &EvdevFfBackend<RecordingFfDevice>| {
+            b.device()
+                .calls
+                .iter()
+                .filter(|c| matches!(c, FfCall::Play(4, 1)))
+                .count()
+        };
+        let first = plays(&b);
+        let mut last = Duration::ZERO;
+        let mut longest = Duration::ZERO;
+        for ms in 0..5000u64 {
+            let now = Duration::from_millis(ms);
+            let before = plays(&b);
+            b.send_level(0.4).unwrap();
+            b.refresh(now).unwrap();
+            if plays(&b) > before {
+                longest = longest.max(now.saturating_sub(last));
+                last = now;
+            }
+        }
+        // Every 400 ms over 5 s, never a gap near the 1000 ms replay length.
+        assert!(
+            (11..=13).contains(&(plays(&b) - first)),
+            "{}",
+            plays(&b) - first
+        );
+        assert!(
+            longest
+                < Duration::from_millis(u64::from(crate::ffb::protocol::evdev::REPLAY_LENGTH_MS))
+        );
+        // Stopped: not replayed.
+        b.stop().unwrap();
+        let stopped = plays(&b);
+        b.refresh(Duration::from_mins(1)).unwrap();
+        assert_eq!(plays(&b), stopped);
     }
 
     #[test]

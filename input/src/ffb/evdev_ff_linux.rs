@@ -155,7 +155,10 @@ mod tests {
         let e = FfConstantEffect::new(-0.5).updated(3, -0.5);
         let d = data(&e);
         assert_eq!(d.direction, DIRECTION_90_DEG);
-        assert_eq!(d.replay.length, 0);
+        assert_eq!(
+            d.replay.length,
+            crate::ffb::protocol::evdev::REPLAY_LENGTH_MS
+        );
         assert!(matches!(
             d.kind,
             FFEffectKind::Constant { level: -16384, .. }

@@ -635,6 +635,7 @@ mod tests {
             abs_active: true,
         };
         let mut s = settings();
+        s.effects = gripline_config::ffb_effects::FfbEffectSettings::OFF;
         s.damping_nm_s_per_rad = 0.2;
         s.slew_limit_nm_per_s = 500.0;
         let mut with_feel = FfbPipeline::new(PipelineParams::new(&s, &facts(8.0, true)), 10);

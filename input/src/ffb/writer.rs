@@ -226,6 +226,10 @@ fn run<B: FfbBackend>(mut backend: B, shared: &Shared, rate_hz: f64, watchdog: O
                 last_sent = None;
             }
         }
+        // Finite-duration effects are renewed here, even while the level stays the same.
+        if backend.refresh(now).is_err() {
+            shared.failed.store(true, Ordering::Release);
+        }
         next += period;
         let wake = Instant::now();
         if next < wake {

@@ -197,7 +197,7 @@ fn zero_strength_is_exactly_zero() {
         abs_active: true,
         ..cruising()
     };
-    let off = FfbEffectSettings::default();
+    let off = FfbEffectSettings::OFF;
     let mut effects = FfbEffects::default();
     for i in 0..500 {
         let load = 3000.0 + 500.0 * f64::from(i % 7);

@@ -55,7 +55,8 @@ pub struct FfConstantEffect {
     pub trigger_button: u16,
     /// Trigger interval.
     pub trigger_interval: u16,
-    /// Replay length in ms (0 = infinite in the Linux API).
+    /// Replay length in ms (0 = infinite in the Linux API, but hid-pidff before Linux 6.15
+    /// plays nothing for 0: Gripline uses [`REPLAY_LENGTH_MS`] and renews it).
     pub replay_length: u16,
     /// Replay delay in ms.
     pub replay_delay: u16,
@@ -65,15 +66,21 @@ pub struct FfConstantEffect {
     pub envelope: FfEnvelope,
 }
 
+/// Replay length of the constant effect (ms): finite, because hid-pidff before Linux 6.15
+/// plays nothing for an effect of length 0 ("infinite" in the Linux API); the backend replays
+/// it every [`crate::ffb::evdev_ff::RENEW_EVERY`], so it never runs out while the sim lives,
+/// and the kernel erases a closed descriptor's effects when the process dies.
+pub const REPLAY_LENGTH_MS: u16 = 1000;
+
 impl FfConstantEffect {
-    /// A new infinite constant effect at direction 90° and `level` (-1..1).
+    /// A new constant effect of [`REPLAY_LENGTH_MS`] at direction 90° and `level` (-1..1).
     pub fn new(level: f64) -> Self {
         Self {
             id: -1,
             direction: DIRECTION_90_DEG,
             trigger_button: 0,
             trigger_interval: 0,
-            replay_length: 0,
+            replay_length: REPLAY_LENGTH_MS,
             replay_delay: 0,
             level: level_to_i16(level),
             envelope: FfEnvelope::default(),
@@ -144,8 +151,8 @@ pub fn autocenter(strength: u16) -> [u8; INPUT_EVENT_SIZE] {
 mod tests {
     use super::*;
 
-    // Section 1.5: FF_CONSTANT, id -1 for upload, direction 0x4000, replay length 0
-    // (infinite), constant level in the union (offset 16 on 64-bit).
+    // Section 1.5: FF_CONSTANT, id -1 for upload, direction 0x4000, replay length 1000 ms
+    // (finite: see REPLAY_LENGTH_MS), constant level in the union (offset 16 on 64-bit).
     #[test]
     fn constant_effect_bytes() {
         let e = FfConstantEffect::new(0.5);
@@ -156,7 +163,7 @@ mod tests {
             0xFF, 0xFF, // id -1
             0x00, 0x40, // direction 0x4000
             0x00, 0x00, 0x00, 0x00, // trigger
-            0x00, 0x00, 0x00, 0x00, // replay: length 0 (infinite), delay 0
+            0xE8, 0x03, 0x00, 0x00, // replay: length 1000 ms, delay 0
             0x00, 0x00, // padding
             0x00, 0x40, // level 16384
         ]);

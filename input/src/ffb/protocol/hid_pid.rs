@@ -10,8 +10,15 @@
 //! streamed per tick, section 3.4) and Effect Operation (start, stop).
 //!
 //! Device Control is handled both as an array (the PID specification) and as a bitmask
-//! variable (`OpenFFBoard`, VRS; the `PERMISSIVE_CONTROL` quirk of section 3.4). Infinite
-//! duration is sent as all ones (0xFFFF for a 16-bit field), as section 3.4 advises.
+//! variable (`OpenFFBoard`, VRS; the `PERMISSIVE_CONTROL` quirk of section 3.4).
+//!
+//! **Finite, renewed duration.** Section 3.4 advises all ones (infinite) for the duration;
+//! Gripline sends [`EFFECT_DURATION_MS`] instead and restarts the effect every
+//! [`RENEW_EVERY`] from [`FfbBackend::refresh`], which the writer thread calls every period
+//! whether or not the level changed. A process killed without a word (SIGKILL, a power cut
+//! of the PC side of USB is another matter) then leaves the base at most
+//! [`EFFECT_DURATION_MS`] of its last force. Moza's firmware times a constant force out unless
+//! it is restarted anyway (`reference_sims.md` section 4, PCSX2 PR #11906).
 //!
 //! Encoders write into a fixed-size [`Report`] and never allocate; only the descriptor parser
 //! does.
@@ -155,14 +162,10 @@ pub enum DescriptorError {
     /// End Collection without a collection, or Pop without Push.
     #[error("report descriptor unbalanced at byte {0}")]
     Unbalanced(usize),
-    /// A report larger than this parser handles.
-    #[error("report {0} is longer than {MAX_REPORT_LEN} bytes")]
-    TooLong(u8),
 }
 
 /// Longest report (ID byte included) the encoders handle.
 pub const MAX_REPORT_LEN: usize = 64;
-const MAX_REPORT_BITS_LEN: u32 = 64;
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Globals {
@@ -262,10 +265,10 @@ pub fn parse_descriptor(bytes: &[u8]) -> Result<Vec<Field>, DescriptorError> {
                     constant: flags & 0x01 != 0,
                     collections: collections.clone(),
                 });
+                // Reports of any length are read (vendor reports of 64 bytes and more are
+                // common on direct-drive bases); only the PID reports the layout uses must fit
+                // in MAX_REPORT_LEN, which `PidLayout` checks.
                 let end = offset.saturating_add(globals.size.saturating_mul(globals.count));
-                if end > 8 * (MAX_REPORT_BITS_LEN - 1) {
-                    return Err(DescriptorError::TooLong(globals.report_id));
-                }
                 match offsets.iter_mut().find(|(k, _)| *k == key) {
                     Some(entry) => entry.1 = end,
                     None => offsets.push((key, end)),
@@ -451,9 +454,16 @@ impl Finder<'_> {
                     "descriptor has no {kind:?} report with PID usage {report_usage:#04x}"
                 ))
             })?;
+        let len = report_len(self.fields, field.report_id, kind);
+        if len > MAX_REPORT_LEN {
+            return Err(FfbError::Protocol(format!(
+                "PID report {:#04x} is {len} bytes, longer than {MAX_REPORT_LEN}",
+                field.report_id
+            )));
+        }
         Ok(ReportInfo {
             id: field.report_id,
-            len: report_len(self.fields, field.report_id, kind),
+            len,
         })
     }
 
@@ -810,14 +820,15 @@ impl PidLayout {
         }
     }
 
-    /// Set Effect report for constant force `ebi`: infinite duration (all ones), full gain,
+    /// Set Effect report for constant force `ebi`: duration `duration_ms` (ms, the PID
+    /// default unit; clamped to the field's logical range), full gain,
     /// no trigger button (all ones, outside the logical range), X axis enabled, direction
     /// enabled at 90° (so the X component is +1; the sign travels in the magnitude, as
     /// section 1.5 recommends for Linux too).
     ///
     /// # Errors
     /// [`FfbError::Protocol`] when the device does not list the constant-force type.
-    pub fn set_constant_effect(&self, ebi: u8) -> Result<Report, FfbError> {
+    pub fn set_constant_effect(&self, ebi: u8, duration_ms: u16) -> Result<Report, FfbError> {
         let mut r = Report::new(self.set_effect);
         r.put(self.set_effect_ebi, i64::from(ebi));
         let value = self
@@ -827,7 +838,8 @@ impl PidLayout {
         r.put(self.set_effect_type.slot, value);
         let all_ones = |s: Slot| (1i64 << s.size.min(62)) - 1;
         if let Some(s) = self.duration {
-            r.put(s, all_ones(s));
+            let max = i64::from(s.logical_max).max(1);
+            r.put(s, i64::from(duration_ms).clamp(1, max));
         }
         for s in [self.trigger_repeat, self.sample_period, self.start_delay]
             .into_iter()
@@ -907,10 +919,22 @@ fn scale_unsigned(fraction: f64, slot: Slot) -> i64 {
     value
 }
 
-/// A HID PID wheel driven through raw HID: the start-up sequence of hid-pidff (reset, enable
-/// actuators, gain, create effect, block load, set effect, start; section 3.3), then only Set
-/// Constant Force reports, skipping unchanged magnitudes. `stop` zeroes the magnitude,
-/// stops the effect and all effects, and disables the actuators (section 4.5, rule 6).
+/// Duration of the constant-force effect (ms): a killed process stops the torque within it.
+pub const EFFECT_DURATION_MS: u16 = 100;
+/// How often the effect is restarted while it plays: well inside [`EFFECT_DURATION_MS`], so a
+/// late writer period or two never lets it lapse.
+pub const RENEW_EVERY: std::time::Duration = std::time::Duration::from_millis(40);
+/// Block Load reads tried before giving up (a device may not have the effect ready at once).
+pub const BLOCK_LOAD_TRIES: u32 = 4;
+/// Pause between Block Load tries.
+const BLOCK_LOAD_PAUSE: std::time::Duration = std::time::Duration::from_millis(5);
+
+/// A HID PID wheel driven through raw HID: the start-up sequence of hid-pidff (reset, stop
+/// all effects, enable actuators, gain, create effect, block load (retried), set effect with a
+/// finite duration, start; section 3.3), then only Set Constant Force reports, skipping
+/// unchanged magnitudes, and the effect restarted every [`RENEW_EVERY`]. `stop` zeroes the
+/// magnitude, stops the effect and all effects, and disables the actuators (section 4.5,
+/// rule 6).
 #[derive(Debug)]
 pub struct HidPidBackend<H: HidOutput> {
     hid: H,
@@ -919,6 +943,8 @@ pub struct HidPidBackend<H: HidOutput> {
     rate_hz: f64,
     last: Option<Report>,
     stopped: bool,
+    /// When the effect was last (re)started, in the writer's time.
+    renewed_at: Option<std::time::Duration>,
 }
 
 impl<H: HidOutput> HidPidBackend<H> {
@@ -929,6 +955,13 @@ impl<H: HidOutput> HidPidBackend<H> {
     /// created (device full or error).
     pub fn start(mut hid: H, layout: PidLayout, rate_hz: f64) -> Result<Self, FfbError> {
         hid.write(layout.device_control(ControlCommand::Reset)?.bytes())?;
+        // Nothing left playing from before (another program, a crashed run) when the
+        // actuators come on.
+        hid.write(
+            layout
+                .device_control(ControlCommand::StopAllEffects)?
+                .bytes(),
+        )?;
         hid.write(
             layout
                 .device_control(ControlCommand::EnableActuators)?
@@ -938,16 +971,8 @@ impl<H: HidOutput> HidPidBackend<H> {
             hid.write(gain.bytes())?;
         }
         hid.send_feature_report(layout.create_constant_effect()?.bytes())?;
-        let mut buf = layout.block_load_request();
-        let n = hid.get_feature_report(&mut buf.data[..buf.len])?;
-        let ebi = match layout.parse_block_load(&buf.data[..n])? {
-            BlockLoad::Loaded(ebi) => ebi,
-            BlockLoad::Full => return Err(FfbError::Protocol("effect memory full".to_owned())),
-            BlockLoad::Error => {
-                return Err(FfbError::Protocol("device refused the effect".to_owned()));
-            }
-        };
-        hid.write(layout.set_constant_effect(ebi)?.bytes())?;
+        let ebi = block_load(&mut hid, &layout)?;
+        hid.write(layout.set_constant_effect(ebi, EFFECT_DURATION_MS)?.bytes())?;
         let zero = layout.set_magnitude(ebi, 0.0);
         hid.write(zero.bytes())?;
         hid.write(layout.start_effect(ebi)?.bytes())?;
@@ -958,6 +983,7 @@ impl<H: HidOutput> HidPidBackend<H> {
             rate_hz,
             last: Some(zero),
             stopped: false,
+            renewed_at: None,
         })
     }
 
@@ -972,9 +998,52 @@ impl<H: HidOutput> HidPidBackend<H> {
     }
 }
 
+/// Reads Block Load until the device answers with a result, up to [`BLOCK_LOAD_TRIES`]
+/// times: a short or unreadable reply, or an "error" status, is tried again after a pause;
+/// "full" is final.
+fn block_load<H: HidOutput>(hid: &mut H, layout: &PidLayout) -> Result<u8, FfbError> {
+    let mut last_error = FfbError::Protocol("no Block Load reply".to_owned());
+    for attempt in 0..BLOCK_LOAD_TRIES {
+        if attempt > 0 {
+            std::thread::sleep(BLOCK_LOAD_PAUSE);
+        }
+        let mut buf = layout.block_load_request();
+        let reply = hid
+            .get_feature_report(&mut buf.data[..buf.len])
+            .and_then(|n| layout.parse_block_load(&buf.data[..n.min(buf.len)]));
+        match reply {
+            Ok(BlockLoad::Loaded(ebi)) => return Ok(ebi),
+            Ok(BlockLoad::Full) => {
+                return Err(FfbError::Protocol("effect memory full".to_owned()));
+            }
+            Ok(BlockLoad::Error) => {
+                last_error = FfbError::Protocol("device refused the effect".to_owned());
+            }
+            Err(FfbError::Disconnected) => return Err(FfbError::Disconnected),
+            Err(error) => last_error = error,
+        }
+    }
+    Err(last_error)
+}
+
 impl<H: HidOutput> FfbBackend for HidPidBackend<H> {
     fn max_rate_hz(&self) -> f64 {
         self.rate_hz
+    }
+
+    fn refresh(&mut self, now: std::time::Duration) -> Result<(), FfbError> {
+        if self.stopped {
+            return Ok(());
+        }
+        let due = self
+            .renewed_at
+            .is_none_or(|at| now.saturating_sub(at) >= RENEW_EVERY || now < at);
+        if due {
+            self.hid
+                .write(self.layout.start_effect(self.ebi)?.bytes())?;
+            self.renewed_at = Some(now);
+        }
+        Ok(())
     }
 
     fn send_level(&mut self, level: f64) -> Result<(), FfbError> {

@@ -184,15 +184,19 @@ fn messages_are_byte_exact() {
 }
 
 // Section 3.3 step 4 (built from the descriptor as the notes advise): effect 1, type 1
-// (constant), duration 0xFFFF (infinite), repeat / sample period / delay 0, gain 255, no
+// (constant), duration 100 ms (finite, renewed: see the module docs; the notes' 0xFFFF
+// would play forever after a crash), repeat / sample period / delay 0, gain 255, no
 // trigger button (0xFF), X enabled + direction enabled (bits 0 and 2), direction X 9000
 // (90° in 0.01°), direction Y 0.
 #[test]
 fn set_effect_is_byte_exact() {
     assert_eq!(
-        layout().set_constant_effect(1).unwrap().bytes(),
+        layout()
+            .set_constant_effect(1, EFFECT_DURATION_MS)
+            .unwrap()
+            .bytes(),
         [
-            0x01, 0x01, 0x01, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0x05,
+            0x01, 0x01, 0x01, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0x05,
             0x28, 0x23, 0x00, 0x00
         ]
     );
@@ -247,12 +251,14 @@ fn backend_runs_the_start_sequence_streams_and_stops() {
         b.hid().log,
         [
             out(&[0x0C, 0x08]),
+            // Stop all effects before the actuators come on.
+            out(&[0x0C, 0x04]),
             out(&[0x0C, 0x01]),
             out(&[0x0D, 0xFF]),
             HidTransfer::SetFeature(vec![0x11, 0x01, 0x00, 0x00]),
             HidTransfer::GetFeature(0x12),
             out(&[
-                0x01, 0x01, 0x01, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0x05,
+                0x01, 0x01, 0x01, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0x05,
                 0x28, 0x23, 0x00, 0x00
             ]),
             out(&[0x05, 0x01, 0x00, 0x00]),
@@ -322,10 +328,10 @@ fn resume_after_stop_re_enables_and_drop_stops() {
         b.send_level(-0.5).unwrap();
     }
     let out = |bytes: &[u8]| HidTransfer::Output(bytes.to_vec());
-    // After the 8 start-up transfers and the 4 stop reports: enable actuators, start the
+    // After the 9 start-up transfers and the 4 stop reports: enable actuators, start the
     // effect, the magnitude; then the stop sequence again on drop.
     assert_eq!(
-        hid.log[12..],
+        hid.log[13..],
         [
             out(&[0x0C, 0x01]),
             out(&[0x0A, 0x01, 0x01, 0x01]),
@@ -365,5 +371,102 @@ fn unplug_is_disconnected_and_never_panics() {
     assert_eq!(
         HidPidBackend::start(gone, layout(), 1000.0).unwrap_err(),
         FfbError::Disconnected
+    );
+}
+
+#[test]
+fn block_load_is_retried_until_the_device_answers() {
+    let mut hid = RecordingHid::default();
+    // A short reply, then "error" (not ready), then success.
+    hid.feature_replies.push_back(vec![0x12, 0x00]);
+    hid.feature_replies
+        .push_back(vec![0x12, 0x00, 0x03, 0x00, 0x00]);
+    hid.feature_replies
+        .push_back(vec![0x12, 0x02, 0x01, 0xFF, 0x0F]);
+    let b = HidPidBackend::start(hid, layout(), 1000.0).unwrap();
+    assert_eq!(b.effect_block_index(), 2);
+    let reads = b
+        .hid()
+        .log
+        .iter()
+        .filter(|t| matches!(t, HidTransfer::GetFeature(0x12)))
+        .count();
+    assert_eq!(reads, 3);
+    // A device that never answers: an error after BLOCK_LOAD_TRIES reads, not a hang.
+    let mut silent = RecordingHid::default();
+    for _ in 0..10 {
+        silent
+            .feature_replies
+            .push_back(vec![0x12, 0x00, 0x03, 0x00, 0x00]);
+    }
+    assert!(matches!(
+        HidPidBackend::start(silent, layout(), 1000.0),
+        Err(FfbError::Protocol(_))
+    ));
+}
+
+#[test]
+fn the_effect_is_renewed_on_time_and_lapses_within_its_duration() {
+    use std::time::Duration;
+    let mut hid = RecordingHid::default();
+    hid.feature_replies
+        .push_back(vec![0x12, 0x01, 0x01, 0xFF, 0x0F]);
+    let mut b = HidPidBackend::start(hid, layout(), 1000.0).unwrap();
+    let starts = |b: &HidPidBackend<RecordingHid>| {
+        b.hid()
+            .log
+            .iter()
+            .filter(|t| **t == HidTransfer::Output(vec![0x0A, 0x01, 0x01, 0x01]))
+            .count()
+    };
+    let at_start = starts(&b);
+    // Two seconds of a constant 0.5 at the writer's 1 kHz: no new magnitude, but restarts.
+    b.send_level(0.5).unwrap();
+    let mut last_restart = Duration::ZERO;
+    let mut longest_gap = Duration::ZERO;
+    for ms in 0..2000u64 {
+        let now = Duration::from_millis(ms);
+        let before = starts(&b);
+        b.send_level(0.5).unwrap();
+        b.refresh(now).unwrap();
+        if starts(&b) > before {
+            longest_gap = longest_gap.max(now.saturating_sub(last_restart));
+            last_restart = now;
+        }
+    }
+    let renewals = starts(&b) - at_start;
+    assert!((49..=52).contains(&renewals), "every 40 ms: {renewals}");
+    // The effect never runs out while the writer lives...
+    assert!(longest_gap < Duration::from_millis(u64::from(EFFECT_DURATION_MS)));
+    // ...and when it dies, the last start plays at most the effect's duration: the duration
+    // sent with the effect is that bound.
+    assert!(b.hid().log.contains(&HidTransfer::Output(vec![
+        0x01, 0x01, 0x01, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0x05, 0x28,
+        0x23, 0x00, 0x00
+    ])));
+    // Stopped: no more restarts.
+    b.stop().unwrap();
+    let stopped = starts(&b);
+    b.refresh(Duration::from_secs(5)).unwrap();
+    assert_eq!(starts(&b), stopped);
+}
+
+#[test]
+fn a_long_vendor_report_beside_the_pid_reports_is_accepted() {
+    let mut d = descriptor(CONTROL_BITMASK);
+    // A vendor collection with a 128-byte output report (ID 0x80).
+    d.extend_from_slice(&[
+        0x06, 0x00, 0xFF, 0x09, 0x01, 0xA1, 0x01, 0x85, 0x80, 0x09, 0x02, 0x15, 0x00, 0x26, 0xFF,
+        0x00, 0x75, 0x08, 0x96, 0x80, 0x00, 0x91, 0x02, 0xC0,
+    ]);
+    let long = PidLayout::from_descriptor(&d).expect("the PID reports still fit");
+    assert_eq!(
+        long.set_constant_effect(1, EFFECT_DURATION_MS)
+            .unwrap()
+            .bytes(),
+        layout()
+            .set_constant_effect(1, EFFECT_DURATION_MS)
+            .unwrap()
+            .bytes()
     );
 }
