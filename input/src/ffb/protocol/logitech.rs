@@ -5,9 +5,15 @@
 //! hidapi write `[0x00, b0..b6]` ([`hid_report`]). The G923 `PlayStation`-mode switch is the
 //! one command that needs report ID 0x30 ([`G923_PS_TO_CLASSIC`]).
 //!
-//! [`LogitechClassicBackend`] drives a wheel through any [`HidOutput`]: autocentre off at
-//! start, the constant force in slot 1 (first "download and play", then "refresh"), only
-//! changed commands sent, "stop all effects" on stop.
+//! [`LogitechClassicBackend`] drives a wheel through any [`HidOutput`]: stop all, fixed-loop
+//! mode off and autocentre off at start, the constant force in slot 1 (first "download and
+//! play", then "refresh"), only changed commands sent, "stop all effects" on stop.
+//!
+//! The classic slot commands carry **no duration**: the wheel holds its last force until told
+//! otherwise. A process that exits, panics or gets SIGINT/SIGTERM stops it (the writer's
+//! stop, `ffb::emergency`); one killed with SIGKILL cannot, and the wheel keeps the last
+//! force until it is unplugged or another program stops it. The kernel path (evdev through
+//! lg4ff) does not have this limit: the kernel erases a closed descriptor's effects.
 //!
 //! Native-mode switching re-enumerates the device with another product ID and must only be
 //! sent when the user asks for it (section 4.5, rule 8).
@@ -74,6 +80,13 @@ pub const STOP_ALL: Command = [0xF3, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00];
 /// De-activate the built-in centring spring (section 2.6). A sim that renders its own torque
 /// sends this at start.
 pub const AUTOCENTRE_OFF: Command = [0xF5, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00];
+
+/// new-lg4ff's slot initialisation first sets or unsets the wheel's "fixed loop" mode
+/// (`lg4ff_init_slots`: `cmd[0] = 0x0d; cmd[1] = fixed_loop ? 1 : 0`, the module parameter
+/// `fixed_loop` defaulting to 0): Gripline sends it unset, as the kernel driver does by
+/// default, so the wheel is in the state the classic protocol's slot commands assume
+/// whatever ran before (the kernel driver, another program).
+pub const FIXED_LOOP_OFF: Command = [0x0D, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00];
 
 /// Built-in centring spring of strength `magnitude` (0..0xFFFF), for wheels other than the
 /// MOMO (`lg4ff_set_autocenter_default`, section 2.6): set spring parameters, then activate.
@@ -240,12 +253,15 @@ pub struct LogitechClassicBackend<H: HidOutput> {
 }
 
 impl<H: HidOutput> LogitechClassicBackend<H> {
-    /// Takes over the wheel: sends autocentre off. `rate_hz` is the write rate (new-lg4ff
-    /// itself updates every 2 ms, i.e. 500 Hz; section 1.5).
+    /// Takes over the wheel: stops whatever plays (`F3`), fixed-loop mode off
+    /// ([`FIXED_LOOP_OFF`], as new-lg4ff initialises its slots), autocentre off. `rate_hz`
+    /// is the write rate (new-lg4ff itself updates every 2 ms, i.e. 500 Hz; section 1.5).
     ///
     /// # Errors
     /// The device's write error.
     pub fn new(mut hid: H, rate_hz: f64) -> Result<Self, FfbError> {
+        hid.write(&hid_report(&STOP_ALL))?;
+        hid.write(&hid_report(&FIXED_LOOP_OFF))?;
         hid.write(&hid_report(&AUTOCENTRE_OFF))?;
         Ok(Self {
             hid,
@@ -512,6 +528,8 @@ mod tests {
         assert_eq!(
             hid.outputs(),
             [
+                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
+                vec![0x00, 0x0D, 0, 0, 0, 0, 0, 0],
                 vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
                 vec![0x00, 0xF8, 0x81, 0x84, 0x03, 0, 0, 0],
                 vec![0x00, 0x11, 0x00, 0xA0, 0, 0, 0, 0],
@@ -528,6 +546,8 @@ mod tests {
         assert_eq!(
             hid.outputs(),
             [
+                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
+                vec![0x00, 0x0D, 0, 0, 0, 0, 0, 0],
                 vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
                 vec![0x00, 0xF8, 0x03, 0, 0, 0, 0, 0],
                 vec![0x00, 0x81, 0x0B, 0x33, 0xCC, 0xFF, 0xA4, 0xFF],
@@ -550,6 +570,8 @@ mod tests {
         assert_eq!(
             hid.outputs(),
             [
+                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
+                vec![0x00, 0x0D, 0, 0, 0, 0, 0, 0],
                 vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
                 vec![0x00, 0x11, 0x00, 0xC0, 0, 0, 0, 0],
                 vec![0x00, 0x11, 0x00, 0x40, 0, 0, 0, 0],
@@ -578,6 +600,8 @@ mod tests {
         assert_eq!(
             b.hid().outputs(),
             [
+                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
+                vec![0x00, 0x0D, 0, 0, 0, 0, 0, 0],
                 vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
                 vec![0x00, 0x11, 0x00, 0x80, 0, 0, 0, 0],
                 vec![0x00, 0x1C, 0x00, 0xC0, 0, 0, 0, 0],
