@@ -446,8 +446,25 @@ fn open_plan(settings: &Settings, plan: &Plan) -> OpenedFfb {
         &planned.identity,
         steering_rotation(&settings.bindings, &planned.identity),
     );
+    let range = match (
+        planned.decision.kind,
+        &planned.evdev_node,
+        planned.rotation_deg,
+    ) {
+        (FfbBackendKind::EvdevConstant, Some(node), Some(degrees)) => rotation_note(
+            gripline_input::ffb::sysfs_range::set_range(
+                std::path::Path::new("/sys"),
+                std::path::Path::new(node),
+                degrees,
+            ),
+            degrees,
+        ),
+        // The Logitech classic backend sets the range itself when it opens.
+        (FfbBackendKind::LogitechClassic, _, Some(degrees)) => format!(", {degrees}° range set"),
+        _ => String::new(),
+    };
     let summary = format!(
-        "FFB: {name} via {via}, {}, {:.0} Hz{}",
+        "FFB: {name} via {via}, {}, {:.0} Hz{}{range}",
         facts.describe_peak(),
         writer.rate_hz(),
         if facts.invert { ", inverted" } else { "" }
@@ -462,6 +479,24 @@ fn open_plan(settings: &Settings, plan: &Plan) -> OpenedFfb {
         summary,
         status: LinkStatus::Linked,
         control,
+    }
+}
+
+/// The summary's note on writing the rotation range to the kernel driver.
+fn rotation_note(
+    result: Result<u16, gripline_input::ffb::sysfs_range::RangeError>,
+    asked: u16,
+) -> String {
+    use gripline_input::ffb::sysfs_range::RangeError;
+    match result {
+        Ok(set) if set == asked => format!(", {set}° range set in the driver"),
+        Ok(set) => format!(
+            ", the driver limits the range to {set}° (asked {asked}°): set the steering \
+             rotation to {set}°"
+        ),
+        // hid-pidff and HID++ have no range: the wheel's own software sets it.
+        Err(RangeError::Unsupported(_)) => String::new(),
+        Err(error) => format!(", range not set ({error})"),
     }
 }
 
@@ -814,5 +849,24 @@ mod tests {
         for t in threads {
             t.stop();
         }
+    }
+
+    #[test]
+    fn the_summary_says_what_the_driver_did_with_the_range() {
+        use gripline_input::ffb::sysfs_range::RangeError;
+        assert_eq!(
+            rotation_note(Ok(900), 900),
+            ", 900° range set in the driver"
+        );
+        assert!(rotation_note(Ok(900), 1080).contains("limits the range to 900°"));
+        assert_eq!(
+            rotation_note(Err(RangeError::Unsupported("/sys/x".into())), 900),
+            ""
+        );
+        let denied = RangeError::Io {
+            path: "/sys/class/input/event7/device/device/range".into(),
+            source: std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        };
+        assert!(rotation_note(Err(denied), 900).starts_with(", range not set ("));
     }
 }

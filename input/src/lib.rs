@@ -22,6 +22,7 @@
 //! - [`evdev_input`]: the Linux evdev input backend: game-controller detection, raw
 //!   `EV_ABS`/`EV_KEY` events with `absinfo` ranges, `SYN_DROPPED` resync, hot-plug;
 //! - [`known_wheels`]: USB IDs, rotation, FFB backend and peak torque of common wheels;
+//! - [`realtime_priority`]: raising the sim thread's and the FFB writer's priority;
 //! - [`calibration`]: raw range capture, dead zone, saturation, anti-dead zone, curves,
 //!   invert, rest value, steering rotation 1:1;
 //! - [`shifter`]: H-pattern gates (most recent press wins) and sequential edges;
@@ -79,4 +80,5 @@ pub mod evdev_input;
 pub mod ffb;
 pub mod gilrs_backend;
 pub mod known_wheels;
+pub mod realtime_priority;
 pub mod shifter;

@@ -98,9 +98,12 @@ impl SimThread {
 /// The loop of the sim thread.
 fn run(mut core: SimCore, config: &SimConfig, stats: &SharedStats, quit: &AtomicBool) {
     if config.raise_priority {
-        stats
-            .priority_raised
-            .store(raise_priority(), Ordering::Relaxed);
+        stats.priority_raised.store(
+            gripline_input::realtime_priority::raise_current_thread(
+                gripline_input::realtime_priority::SIM_FIFO_PRIORITY,
+            ),
+            Ordering::Relaxed,
+        );
     }
     stats.running.store(true, Ordering::Relaxed);
     let origin = Instant::now();
@@ -126,32 +129,6 @@ fn run(mut core: SimCore, config: &SimConfig, stats: &SharedStats, quit: &Atomic
     }
     core.shutdown();
     stats.running.store(false, Ordering::Relaxed);
-}
-
-/// Raises the calling thread's priority: on Linux a real-time FIFO priority (50 of 99) when
-/// the user may (root, `CAP_SYS_NICE` or an rtprio limit), so that the renderer's worker
-/// threads cannot delay a tick; else the highest normal priority; else nothing. The thread
-/// sleeps most of each period, so it cannot starve the rest of the system (and the kernel's
-/// real-time throttling caps it at 95 % of a core in any case).
-fn raise_priority() -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        use thread_priority::{
-            RealtimeThreadSchedulePolicy, ThreadPriority, ThreadPriorityValue,
-            ThreadSchedulePolicy, set_thread_priority_and_policy, thread_native_id,
-        };
-        if let Ok(value) = ThreadPriorityValue::try_from(50u8)
-            && set_thread_priority_and_policy(
-                thread_native_id(),
-                ThreadPriority::Crossplatform(value),
-                ThreadSchedulePolicy::Realtime(RealtimeThreadSchedulePolicy::Fifo),
-            )
-            .is_ok()
-        {
-            return true;
-        }
-    }
-    thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Max).is_ok()
 }
 
 /// The UI's handle to the sim thread (see the module docs).

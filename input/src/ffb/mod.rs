@@ -3,6 +3,7 @@
 //! - [`device_facts`]: the one owner of the device's peak torque, invert and rotation;
 //! - [`pipeline`]: gain, damping/friction/inertia, soft clip and clipping meter, minimum
 //!   force, slew limit, clamp, device units;
+//! - [`sysfs_range`]: the rotation range written to the kernel driver (lg4ff, tmff2, fanatec);
 //! - [`soft_lock`]: the stop at the car's steering lock;
 //! - [`effects`]: road texture, kerbs, scrub, lock-up, wheelspin, ABS, lateral g; smoothing
 //!   and auto-gain;
@@ -37,4 +38,5 @@ pub mod recording;
 pub mod safety;
 pub mod select;
 pub mod soft_lock;
+pub mod sysfs_range;
 pub mod writer;

@@ -199,6 +199,10 @@ impl FfbBackend for FfbWriter {
 }
 
 fn run<B: FfbBackend>(mut backend: B, shared: &Shared, rate_hz: f64, watchdog: Option<Duration>) {
+    // The wheel's latency path: as close to the sim thread's priority as allowed.
+    crate::realtime_priority::raise_current_thread(
+        crate::realtime_priority::FFB_WRITER_FIFO_PRIORITY,
+    );
     let start = Instant::now();
     let period = Duration::from_secs_f64(1.0 / rate_hz);
     let mut dog = watchdog.map(|timeout| Watchdog::new(timeout, WATCHDOG_RAMP));
