@@ -40,6 +40,10 @@ pub enum RangeError {
 
 /// The `range` attribute of the wheel behind event node `event_node`, under `sys_root`
 /// (normally `/sys`).
+///
+/// # Errors
+/// [`RangeError::Unsupported`] when `event_node` is no event node or its driver has no
+/// `range`.
 pub fn range_attribute(sys_root: &Path, event_node: &Path) -> Result<PathBuf, RangeError> {
     let name = event_node
         .file_name()
