@@ -71,8 +71,10 @@ fn measure<B: FfbBackend + Send + 'static>(backend: B) -> (f64, f64) {
             let arrived = received
                 .iter()
                 .find(|(t, l)| *t >= *at && (l - level).abs() < 1e-9)
-                .map(|(t, _)| *t)
-                .unwrap_or_else(|| panic!("level {level} never reached the device"));
+                .map_or_else(
+                    || panic!("level {level} never reached the device"),
+                    |(t, _)| *t,
+                );
             arrived.duration_since(*at).as_secs_f64() * 1e6
         })
         .collect();
