@@ -84,6 +84,8 @@ pub const VID_SIMUCUBE: u16 = 0x16d0;
 pub const VID_SIMAGIC_ST: u16 = 0x0483;
 /// The pid.codes vendor ID, used by `OpenFFBoard`.
 pub const VID_PID_CODES: u16 = 0x1209;
+/// Cammus.
+pub const VID_CAMMUS: u16 = 0x3416;
 
 const fn wheel(
     vendor_id: u16,
@@ -364,6 +366,127 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
     ),
     // OpenFFBoard (section 3.7): torque depends on the motor and power supply.
     wheel(VID_PID_CODES, 0xffb0, "OpenFFBoard", 900.0, HidPid, None),
+    // Added for issue 10. IDs: `ffb_input.md` section 2.1 (new-lg4ff hid-ids.h) and section
+    // 3.7 (hid-ftec.h, universal-pidff hid-ids.h, hid-tmff2, linux-steering-wheels). Peaks:
+    // manufacturers' figures, estimates like the rest of the table.
+    wheel(
+        VID_LOGITECH,
+        0xc298,
+        "Logitech Driving Force Pro",
+        900.0,
+        LogitechClassic,
+        Some(2.0),
+    ),
+    wheel(
+        VID_LOGITECH,
+        0xc294,
+        "Logitech Driving Force / Formula Force EX",
+        200.0,
+        LogitechClassic,
+        Some(1.5),
+    ),
+    wheel(
+        VID_LOGITECH,
+        0xc295,
+        "Logitech MOMO Force",
+        270.0,
+        LogitechClassic,
+        Some(2.0),
+    ),
+    wheel(
+        VID_LOGITECH,
+        0xca03,
+        "Logitech MOMO Racing",
+        270.0,
+        LogitechClassic,
+        Some(2.0),
+    ),
+    wheel(
+        VID_THRUSTMASTER,
+        0xb689,
+        "Thrustmaster TS-PC Racer",
+        1080.0,
+        EvdevConstant,
+        Some(6.0),
+    ),
+    wheel(
+        VID_FANATEC,
+        0x0e03,
+        "Fanatec CSL Elite",
+        1080.0,
+        EvdevConstant,
+        Some(6.0),
+    ),
+    wheel(
+        VID_FANATEC,
+        0x0005,
+        "Fanatec CSL Elite (PS4)",
+        1080.0,
+        EvdevConstant,
+        Some(6.0),
+    ),
+    wheel(
+        VID_FANATEC,
+        0x0006,
+        "Fanatec Podium DD1",
+        1080.0,
+        EvdevConstant,
+        Some(20.0),
+    ),
+    wheel(
+        VID_FANATEC,
+        0x0007,
+        "Fanatec Podium DD2",
+        1080.0,
+        EvdevConstant,
+        Some(25.0),
+    ),
+    wheel(VID_MOZA, 0x0005, "Moza R3", 900.0, HidPid, Some(3.9)),
+    wheel(
+        VID_MOZA,
+        0x0015,
+        "Moza R3 (alternate ID)",
+        900.0,
+        HidPid,
+        Some(3.9),
+    ),
+    // R16 and R21 share their IDs: the R21's peak is assumed (SHARED_PRODUCT_IDS).
+    wheel(
+        VID_MOZA,
+        0x0000,
+        "Moza R16 / R21",
+        900.0,
+        HidPid,
+        Some(21.0),
+    ),
+    wheel(
+        VID_MOZA,
+        0x0010,
+        "Moza R16 / R21 (alternate ID)",
+        900.0,
+        HidPid,
+        Some(21.0),
+    ),
+    // Simucube 1: the same ID for every motor (Small MiGE about 16 N·m, Large MiGE about
+    // 30 N·m): the strongest is assumed (SHARED_PRODUCT_IDS).
+    wheel(
+        VID_SIMUCUBE,
+        0x0d5a,
+        "Simucube 1",
+        900.0,
+        HidPid,
+        Some(30.0),
+    ),
+    wheel(
+        VID_SIMAGIC_ST,
+        0xa355,
+        "VRS DirectForce Pro",
+        900.0,
+        HidPid,
+        Some(20.0),
+    ),
+    wheel(VID_CAMMUS, 0x0301, "Cammus C5", 900.0, HidPid, Some(5.0)),
+    wheel(VID_CAMMUS, 0x0302, "Cammus C12", 900.0, HidPid, Some(12.0)),
 ];
 
 /// Product IDs that several bases of different strength share, with the family's bases and
@@ -377,6 +500,24 @@ pub const SHARED_PRODUCT_IDS: &[SharedProductId] = &[
         family: "Fanatec CSL DD (5 N·m, 8 with the boost kit), DD Pro (8), ClubSport DD (12) and \
                  ClubSport DD+ (15)",
         peaks_nm: &[5.0, 8.0, 12.0, 15.0],
+    },
+    SharedProductId {
+        vendor_id: VID_MOZA,
+        product_id: 0x0000,
+        family: "Moza R16 (16 N·m) and R21 (21)",
+        peaks_nm: &[16.0, 21.0],
+    },
+    SharedProductId {
+        vendor_id: VID_MOZA,
+        product_id: 0x0010,
+        family: "Moza R16 (16 N·m) and R21 (21)",
+        peaks_nm: &[16.0, 21.0],
+    },
+    SharedProductId {
+        vendor_id: VID_SIMUCUBE,
+        product_id: 0x0d5a,
+        family: "Simucube 1 with a Small MiGE (about 16 N·m) or a Large MiGE (about 30)",
+        peaks_nm: &[16.0, 30.0],
     },
     SharedProductId {
         vendor_id: VID_SIMAGIC_ST,
@@ -502,5 +643,34 @@ mod tests {
             assert_eq!(entry.shared_family(), Some(shared.family));
         }
         assert!(lookup(0x046d, 0xc24f).unwrap().shared_family().is_none());
+    }
+
+    #[test]
+    fn the_wheels_issue_10_asked_for_are_known() {
+        for (vid, pid, backend) in [
+            (0x0483, 0xa355, FfbBackendKind::HidPid), // VRS DirectForce Pro
+            (0x3416, 0x0301, FfbBackendKind::HidPid), // Cammus C5
+            (0x3416, 0x0302, FfbBackendKind::HidPid), // Cammus C12
+            (0x346e, 0x0005, FfbBackendKind::HidPid), // Moza R3
+            (0x346e, 0x0000, FfbBackendKind::HidPid), // Moza R16/R21
+            (0x16d0, 0x0d5a, FfbBackendKind::HidPid), // Simucube 1
+            (0x044f, 0xb689, FfbBackendKind::EvdevConstant), // TS-PC
+            (0x0eb7, 0x0e03, FfbBackendKind::EvdevConstant), // CSL Elite
+            (0x0eb7, 0x0006, FfbBackendKind::EvdevConstant), // Podium DD1
+            (0x0eb7, 0x0007, FfbBackendKind::EvdevConstant), // Podium DD2
+            (0x046d, 0xc298, FfbBackendKind::LogitechClassic), // Driving Force Pro
+            (0x046d, 0xc294, FfbBackendKind::LogitechClassic), // Driving Force EX
+            (0x046d, 0xc295, FfbBackendKind::LogitechClassic), // MOMO Force
+            (0x046d, 0xca03, FfbBackendKind::LogitechClassic), // MOMO Racing
+        ] {
+            let w = lookup(vid, pid).unwrap_or_else(|| panic!("{vid:04x}:{pid:04x} missing"));
+            assert_eq!(w.backend, backend, "{w}");
+            assert!(w.peak_torque_nm.is_some(), "{w} has a peak estimate");
+        }
+        // The DFP entry and the DFP range special case agree.
+        assert_eq!(
+            lookup(0x046d, crate::ffb::hidapi_device::PID_LOGITECH_DFP).map(|w| w.name),
+            Some("Logitech Driving Force Pro")
+        );
     }
 }

@@ -79,7 +79,10 @@ fn measure<B: FfbBackend + Send + 'static>(backend: B) -> (f64, f64) {
         })
         .collect();
     latencies.sort_by(f64::total_cmp);
-    (latencies[latencies.len() / 2], latencies[latencies.len() - 1])
+    (
+        latencies[latencies.len() / 2],
+        latencies[latencies.len() - 1],
+    )
 }
 
 #[test]
@@ -102,6 +105,9 @@ fn every_level_reaches_each_backend_within_a_writer_period_or_so() {
         report.push((name, median, worst));
     }
     for (name, median, worst) in report {
-        assert!(median < 50_000.0 && worst < 50_000.0, "{name}: {median} {worst}");
+        assert!(
+            median < 50_000.0 && worst < 50_000.0,
+            "{name}: {median} {worst}"
+        );
     }
 }
