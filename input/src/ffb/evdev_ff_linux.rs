@@ -165,6 +165,59 @@ mod tests {
         ));
     }
 
+    /// The `struct ff_effect` the `evdev` crate (0.13) builds from `d` for an upload: its
+    /// `From<FFEffectData> for sys::ff_effect` zeroes the struct, copies the type, direction,
+    /// trigger, replay and (for a constant force) the level and envelope field by field, and
+    /// `upload_ff_effect` sets the id to -1. The crate's `sys` module is private, so its
+    /// conversion cannot be called from here: this mirrors it, line for line (evdev 0.13.2
+    /// `ff.rs` 316-330, `raw_stream.rs` 682-686), in the kernel's 64-bit layout.
+    fn bytes_the_crate_sends(
+        d: &FFEffectData,
+    ) -> [u8; crate::ffb::protocol::evdev::FF_EFFECT_SIZE] {
+        let mut b = [0u8; crate::ffb::protocol::evdev::FF_EFFECT_SIZE];
+        let code: FFEffectCode = d.kind.into();
+        b[0..2].copy_from_slice(&code.0.to_le_bytes());
+        b[2..4].copy_from_slice(&(-1i16).to_le_bytes());
+        b[4..6].copy_from_slice(&d.direction.to_le_bytes());
+        b[6..8].copy_from_slice(&d.trigger.button.to_le_bytes());
+        b[8..10].copy_from_slice(&d.trigger.interval.to_le_bytes());
+        b[10..12].copy_from_slice(&d.replay.length.to_le_bytes());
+        b[12..14].copy_from_slice(&d.replay.delay.to_le_bytes());
+        let FFEffectKind::Constant { level, envelope } = d.kind else {
+            panic!("the backend only uploads constant forces");
+        };
+        b[16..18].copy_from_slice(&level.to_le_bytes());
+        b[18..20].copy_from_slice(&envelope.attack_length.to_le_bytes());
+        b[20..22].copy_from_slice(&envelope.attack_level.to_le_bytes());
+        b[22..24].copy_from_slice(&envelope.fade_length.to_le_bytes());
+        b[24..26].copy_from_slice(&envelope.fade_level.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn the_real_path_sends_the_encoders_bytes() {
+        use crate::ffb::protocol::evdev::FfEnvelope;
+        // The upload the backend makes, and effects with every field set, through the real
+        // path's conversion (`data`): the bytes the crate passes to EVIOCSFF equal the
+        // byte-exact encoder's.
+        let mut effects = vec![FfConstantEffect::new(0.0), FfConstantEffect::new(-0.73)];
+        effects.push(FfConstantEffect {
+            trigger_button: 0x0120,
+            trigger_interval: 7,
+            replay_delay: 3,
+            envelope: FfEnvelope {
+                attack_length: 11,
+                attack_level: 22,
+                fade_length: 33,
+                fade_level: 44,
+            },
+            ..FfConstantEffect::new(0.4)
+        });
+        for e in effects {
+            assert_eq!(bytes_the_crate_sends(&data(&e)), e.to_bytes(), "{e:?}");
+        }
+    }
+
     #[test]
     fn missing_node_is_an_error_not_a_panic() {
         let err = open_evdev_ff(Path::new("/nonexistent/event99")).unwrap_err();
