@@ -1,5 +1,9 @@
 //! Per-car normalisation of the steering torque through the rig, for every shipped car.
 
+#[path = "support/ffb.rs"]
+mod ffb_support;
+
+use ffb_support::{MAX_NM, exact_settings};
 use std::time::Duration;
 
 use gripline_app::realtime::rig::{FfbLink, Rig};
@@ -9,18 +13,6 @@ use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::effects::FeelInput;
 use gripline_input::ffb::recording::{Clock, ManualClock, RecordingBackend};
-
-const MAX_NM: f64 = 5.0;
-
-fn settings() -> FfbSettings {
-    FfbSettings {
-        max_torque_nm: MAX_NM,
-        fade_in_s: 0.0,
-        soft_clip_knee: 1.0,
-        slew_limit_nm_per_s: 1.0e5,
-        ..FfbSettings::default()
-    }
-}
 
 /// Per-car normalisation: every shipped car's reference column torque comes out at the
 /// soft-clip knee of the user's maximum, so one gain suits every car; off, the physics'
@@ -33,7 +25,7 @@ fn every_car_is_normalised_to_the_same_torque_at_its_reference() {
         for normalise in [true, false] {
             let s = FfbSettings {
                 normalise_car_torque: normalise,
-                ..settings()
+                ..exact_settings()
             };
             let link = FfbLink {
                 backend: Box::new(RecordingBackend::new(Clock::Manual(ManualClock::new()))),

@@ -5,6 +5,10 @@
 //! so the wheel meets a stop that rises to the soft-lock torque within the ramp (3°), and the
 //! user's damping keeps working past the lock instead of the wheel going limp.
 
+#[path = "support/ffb.rs"]
+mod ffb_support;
+
+use ffb_support::{MAX_NM, exact_settings};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,7 +29,6 @@ const RANGE: AxisRange = AxisRange {
     min: -32_767,
     max: 32_767,
 };
-const MAX_NM: f64 = 5.0;
 
 fn wheel() -> DeviceIdentity {
     DeviceIdentity::new(0x346e, 0x0002, "Moza R9", "")
@@ -97,16 +100,6 @@ fn run(core: &mut SimCore, ui: &mut UiRings, ms: u64) -> Vec<(f64, f64)> {
     out
 }
 
-fn settings() -> FfbSettings {
-    FfbSettings {
-        max_torque_nm: MAX_NM,
-        fade_in_s: 0.0,
-        soft_clip_knee: 1.0,
-        slew_limit_nm_per_s: 1.0e5,
-        ..FfbSettings::default()
-    }
-}
-
 #[test]
 fn the_soft_lock_rises_to_its_level_within_the_ramp_past_the_car_lock() {
     // The C5's lock is 450° each side. Hold 440° (inside), then 451.5° (half-way up the
@@ -116,7 +109,7 @@ fn the_soft_lock_rises_to_its_level_within_the_ramp_past_the_car_lock() {
         401..=800 => 451.5,
         _ => 455.0,
     };
-    let (mut core, mut ui) = core(&settings(), 1200, angle);
+    let (mut core, mut ui) = core(&exact_settings(), 1200, angle);
     let lock = core.session().vehicle().params().steering.lock_deg;
     assert!((lock - 450.0).abs() < 1e-9, "the C5's lock: {lock}");
     let ticks = run(&mut core, &mut ui, 1200);
@@ -143,7 +136,7 @@ fn damping_stays_on_past_the_lock() {
     // of it beyond the C5's lock, so the physics' steering angle does not move at all; and a
     // second run holding the wheel still at the angle the sweep passes at 0.6 s (520°; the
     // wheel's own end is at 540°).
-    let mut s = settings();
+    let mut s = exact_settings();
     s.soft_lock.enabled = false;
     s.damping_nm_s_per_rad = 0.5;
     let speed_deg_s = 100.0;

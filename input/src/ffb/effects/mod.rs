@@ -30,7 +30,7 @@ use gripline_physics::vehicle::{Snapshot, SteeringFeel};
 use abs_pulses::AbsPulses;
 use kerb_rumble::KerbRumble;
 use road_texture::RoadTexture;
-use tyre_slip::{Lockup, Scrub, Wheelspin};
+use tyre_slip::{Scrub, SlipKind, SlipVibration};
 
 /// What the effects read from one tick of the physics.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -148,8 +148,8 @@ pub struct FfbEffects {
     road: RoadTexture,
     kerb: KerbRumble,
     scrub: Scrub,
-    lockup: Lockup,
-    wheelspin: Wheelspin,
+    lockup: SlipVibration,
+    wheelspin: SlipVibration,
     abs: AbsPulses,
 }
 
@@ -204,6 +204,7 @@ impl FfbEffects {
             lockup_nm: gated(
                 lockup,
                 self.lockup.step(
+                    SlipKind::Lockup,
                     input.front_min_slip_ratio,
                     input.front_peak_slip_ratio,
                     input.speed_m_s,
@@ -214,6 +215,7 @@ impl FfbEffects {
             wheelspin_nm: gated(
                 spin,
                 self.wheelspin.step(
+                    SlipKind::Wheelspin,
                     input.driven_max_slip_ratio,
                     input.driven_peak_slip_ratio,
                     input.speed_m_s,

@@ -64,16 +64,27 @@ impl Scrub {
     }
 }
 
-/// Lock-up: `slip_ratio` is the most negative front slip ratio.
+/// Lock-up or wheelspin: a vibration while a wheel's slip ratio is past its threshold in one
+/// direction, at speed.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Lockup {
+pub struct SlipVibration {
     vibration: Vibration,
 }
 
-impl Lockup {
-    /// One tick at `speed_m_s` for a tyre peaking at `peak_ratio`, strength `nm`.
+/// Which way a [`SlipVibration`] looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlipKind {
+    /// Braking: the most negative slip ratio; full at -1 (locked), at [`LOCKUP_HZ`].
+    Lockup,
+    /// Driving: the largest slip ratio; full at twice the threshold, at [`WHEELSPIN_HZ`].
+    Wheelspin,
+}
+
+impl SlipVibration {
+    /// One tick of `kind` at `speed_m_s` for a tyre peaking at `peak_ratio`, strength `nm`.
     pub fn step(
         &mut self,
+        kind: SlipKind,
         slip_ratio: f64,
         peak_ratio: f64,
         speed_m_s: f64,
@@ -81,45 +92,13 @@ impl Lockup {
         dt: f64,
     ) -> f64 {
         let start = slip_threshold(peak_ratio);
-        let moving = speed_m_s.is_finite() && speed_m_s.abs() > MIN_SPEED_M_S;
-        let amount = if moving {
-            ramp(-slip_ratio, start, 1.0)
-        } else {
-            0.0
+        let (slip, full, hz) = match kind {
+            SlipKind::Lockup => (-slip_ratio, 1.0, LOCKUP_HZ),
+            SlipKind::Wheelspin => (slip_ratio, 2.0 * start, WHEELSPIN_HZ),
         };
-        self.vibration.step(nm * amount, LOCKUP_HZ, dt)
-    }
-
-    /// Silent.
-    pub fn reset(&mut self) {
-        self.vibration.reset();
-    }
-}
-
-/// Wheelspin: `slip_ratio` is the largest slip ratio of the driven wheels.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Wheelspin {
-    vibration: Vibration,
-}
-
-impl Wheelspin {
-    /// One tick at `speed_m_s` for a tyre peaking at `peak_ratio`, strength `nm`.
-    pub fn step(
-        &mut self,
-        slip_ratio: f64,
-        peak_ratio: f64,
-        speed_m_s: f64,
-        nm: f64,
-        dt: f64,
-    ) -> f64 {
-        let start = slip_threshold(peak_ratio);
         let moving = speed_m_s.is_finite() && speed_m_s.abs() > MIN_SPEED_M_S;
-        let amount = if moving {
-            ramp(slip_ratio, start, 2.0 * start)
-        } else {
-            0.0
-        };
-        self.vibration.step(nm * amount, WHEELSPIN_HZ, dt)
+        let amount = if moving { ramp(slip, start, full) } else { 0.0 };
+        self.vibration.step(nm * amount, hz, dt)
     }
 
     /// Silent.
