@@ -383,6 +383,45 @@ fn open_scanned(settings: &Settings, scan: &Scan) -> OpenedFfb {
     open_plan(settings, &plan)
 }
 
+/// The force-feedback devices present now and what the automatic choice would open, for the
+/// settings screen's device and backend lists.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FfbCandidates {
+    /// Devices with force feedback (an event node with `FF_CONSTANT` or a known wheel):
+    /// identity and a name for the user.
+    pub devices: Vec<(DeviceIdentity, String)>,
+    /// The device and backend the automatic choice picks for the settings, if any.
+    pub automatic: Option<(DeviceIdentity, &'static str)>,
+}
+
+/// The candidates for `settings` among the devices present now (see [`FfbCandidates`]).
+pub fn ffb_candidates(settings: &Settings) -> FfbCandidates {
+    candidates_among(settings, &scan_devices().devices)
+}
+
+fn candidates_among(settings: &Settings, found: &[EvdevDeviceInfo]) -> FfbCandidates {
+    let mut devices: Vec<(DeviceIdentity, String)> = Vec::new();
+    for info in found.iter().filter(|d| has_ff(d)) {
+        let identity = info.identity();
+        if devices.iter().any(|(id, _)| id.same_device(&identity)) {
+            continue;
+        }
+        let name = known_wheels::lookup(info.vendor_id, info.product_id)
+            .map_or_else(|| info.name.clone(), |w| w.name.to_owned());
+        devices.push((identity, name));
+    }
+    // What "Automatic" means: the plan with automatic routing.
+    let mut auto = settings.clone();
+    auto.ffb.enabled = true;
+    auto.ffb.backend = FfbBackendChoice::Auto;
+    auto.ffb.device = None;
+    let automatic = match plan(&auto, found) {
+        Plan::Open(p) => Some((p.identity, backend_name(p.decision.kind))),
+        Plan::None { .. } => None,
+    };
+    FfbCandidates { devices, automatic }
+}
+
 /// The rotation range of every steering binding, in binding order: a change means the
 /// force-feedback device's facts (its rotation) must be resolved again.
 pub fn steering_rotations(bindings: &Bindings) -> Vec<f64> {
@@ -849,6 +888,22 @@ mod tests {
         for t in threads {
             t.stop();
         }
+    }
+
+    #[test]
+    fn candidates_list_force_feedback_devices_once_and_the_automatic_choice() {
+        let s = Settings::default();
+        let c = candidates_among(&s, &[pedals(), g29(true), g29(true), unknown_wheel()]);
+        let names: Vec<&str> = c.devices.iter().map(|(_, n)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Logitech G29 (PS3 mode)", "Some Wheel"],
+            "no pedals, no twice"
+        );
+        let (device, backend) = c.automatic.expect("a wheel is there");
+        assert_eq!((device.vendor_id, device.product_id), G29);
+        assert!(backend.starts_with("evdev"), "{backend}");
+        assert_eq!(candidates_among(&s, &[pedals()]), FfbCandidates::default());
     }
 
     #[test]

@@ -82,11 +82,6 @@ impl CalibrationWizard {
         }
     }
 
-    /// The control being calibrated.
-    pub fn control(&self) -> AxisControl {
-        self.control
-    }
-
     /// The current step.
     pub fn step(&self) -> WizardStep {
         self.step
@@ -139,6 +134,7 @@ impl CalibrationWizard {
     }
 
     /// The newest raw value seen.
+    #[cfg(test)]
     pub fn latest(&self) -> Option<i32> {
         self.latest
     }

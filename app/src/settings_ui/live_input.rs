@@ -71,11 +71,6 @@ impl<T: Copy> History<T> {
     pub fn len(&self) -> usize {
         self.samples.len()
     }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.samples.is_empty()
-    }
 }
 
 /// One axis of a device as last reported.
@@ -189,6 +184,7 @@ pub struct LiveInput {
 
 impl LiveInput {
     /// An empty model.
+    #[cfg(test)]
     pub fn new() -> Self {
         Self::default()
     }

@@ -23,9 +23,6 @@
 //! (`controls_tab`, `ffb_tab`). All state is plain data, so tests drive the screen with
 //! scripted devices and run the real egui code on a `Context` without a window.
 
-// The app's window wires this screen in; until then the binary does not call it.
-#![allow(dead_code)]
-
 pub mod bind;
 pub mod calibration_wizard;
 mod controls_tab;
@@ -235,20 +232,6 @@ impl SettingsScreen {
         }
     }
 
-    /// Replaces both the applied settings and the working copy (the app loaded or saved
-    /// settings elsewhere, or opens the screen again); running wizards stop.
-    pub fn reset_from(&mut self, settings: InputSettings, routing: FfbRouting) {
-        self.applied = settings.clone();
-        self.applied_routing = routing.clone();
-        self.working = settings;
-        self.routing = routing;
-        self.capture = None;
-        self.pending = None;
-        self.wizard = None;
-        self.shifter = None;
-        self.status = None;
-    }
-
     /// Sets the force-feedback backends and devices the app offers.
     pub fn set_ffb_options(&mut self, options: FfbOptions) {
         self.ffb_options = options;
@@ -266,23 +249,14 @@ impl SettingsScreen {
     }
 
     /// The working copy, for the app's own edits.
+    #[cfg(test)]
     pub fn working_mut(&mut self) -> &mut InputSettings {
         &mut self.working
-    }
-
-    /// The working force-feedback routing.
-    pub fn routing(&self) -> &FfbRouting {
-        &self.routing
     }
 
     /// Whether the working copy differs from the applied settings.
     pub fn is_dirty(&self) -> bool {
         self.working != self.applied || self.routing != self.applied_routing
-    }
-
-    /// The tab shown.
-    pub fn tab(&self) -> Tab {
-        self.tab
     }
 
     /// Shows a tab.
@@ -291,36 +265,43 @@ impl SettingsScreen {
     }
 
     /// The Controls page shown.
+    #[cfg(test)]
     pub fn page(&self) -> ControlsPage {
         self.page
     }
 
     /// Shows a Controls page.
+    #[cfg(test)]
     pub fn set_page(&mut self, page: ControlsPage) {
         self.page = page;
     }
 
     /// The running bind capture.
+    #[cfg(test)]
     pub fn capture(&self) -> Option<&BindCapture> {
         self.capture.as_ref()
     }
 
     /// Bindings waiting for a conflict resolution.
+    #[cfg(test)]
     pub fn pending(&self) -> Option<&PendingBindings> {
         self.pending.as_ref()
     }
 
     /// The running calibration wizard.
+    #[cfg(test)]
     pub fn wizard(&self) -> Option<&CalibrationWizard> {
         self.wizard.as_ref().map(|(_, w)| w)
     }
 
     /// The running H-shifter wizard.
+    #[cfg(test)]
     pub fn shifter(&self) -> Option<&ShifterWizard> {
         self.shifter.as_ref()
     }
 
     /// The last status message and whether it is an error.
+    #[cfg(test)]
     pub fn status(&self) -> Option<(&str, bool)> {
         self.status.as_ref().map(|(s, e)| (s.as_str(), *e))
     }
@@ -513,6 +494,7 @@ impl SettingsScreen {
     }
 
     /// Selects the axis binding shown on the Calibration page.
+    #[cfg(test)]
     pub fn edit_axis(&mut self, key: AxisKey) {
         self.editing = Some(key);
     }
@@ -631,6 +613,7 @@ impl SettingsScreen {
     // ---- drawing ----
 
     /// Draws the screen as a full-window panel and returns what the app must do.
+    #[cfg(test)]
     pub fn show(&mut self, ctx: &egui::Context, live: &LiveInput) -> Option<SettingsAction> {
         self.show_with_tabs(ctx, live, &mut [])
     }

@@ -86,11 +86,6 @@ impl ShifterWizard {
         &self.recorded
     }
 
-    /// The gears the wizard asks for, in order.
-    pub fn gears(&self) -> &[i8] {
-        &self.gears
-    }
-
     /// Whether every gear is recorded.
     pub fn finished(&self) -> bool {
         self.current_gear().is_none()

@@ -9,7 +9,9 @@ use crate::realtime::Command;
 use crate::realtime::commands::FfbTest;
 pub use crate::settings_ui::Tab;
 use crate::settings_ui::live_input::LiveInput;
-use crate::settings_ui::{ExtraTab, FfbRouting, FfbTestKind, SettingsAction, SettingsScreen};
+use crate::settings_ui::{
+    ExtraTab, FfbDeviceOption, FfbOptions, FfbRouting, FfbTestKind, SettingsAction, SettingsScreen,
+};
 
 use super::session_tabs;
 
@@ -82,6 +84,9 @@ impl SettingsFlow {
     pub fn open(&mut self, car_lock_deg: f64, tab: Tab) {
         let mut screen = SettingsScreen::new(self.settings.input(), routing_of(&self.settings));
         screen.set_car_lock_deg(Some(car_lock_deg));
+        screen.set_ffb_options(ffb_options(&gripline_app::wheel_setup::ffb_candidates(
+            &self.settings,
+        )));
         screen.set_tab(tab);
         self.screen = Some(OpenScreen {
             screen,
@@ -264,6 +269,34 @@ pub fn ffb_routing_changed(before: &Settings, after: &Settings) -> bool {
             != gripline_app::wheel_setup::steering_rotations(&after.bindings)
 }
 
+/// The backends the screen offers, by the names the routing stores ([`apply_routing`] reads
+/// them back): every choice but `Auto`, which the screen offers as "Automatic".
+fn backend_choices() -> Vec<String> {
+    use gripline_config::ffb_settings::FfbBackendChoice as B;
+    let mut choices = vec![B::LogitechClassic, B::HidPid, B::Off];
+    if cfg!(target_os = "linux") {
+        choices.insert(0, B::Evdev);
+    }
+    choices.iter().map(|c| format!("{c:?}")).collect()
+}
+
+/// The screen's force-feedback options from the devices present now.
+fn ffb_options(candidates: &gripline_app::wheel_setup::FfbCandidates) -> FfbOptions {
+    FfbOptions {
+        backends: backend_choices(),
+        automatic_backend: candidates.automatic.as_ref().map(|(_, b)| (*b).to_owned()),
+        devices: candidates
+            .devices
+            .iter()
+            .map(|(identity, name)| FfbDeviceOption {
+                identity: identity.clone(),
+                name: name.clone(),
+            })
+            .collect(),
+        automatic_device: candidates.automatic.as_ref().map(|(d, _)| d.clone()),
+    }
+}
+
 /// The screen's routing (backend and device) from the settings.
 fn routing_of(settings: &Settings) -> FfbRouting {
     use gripline_config::ffb_settings::FfbBackendChoice as B;
@@ -309,6 +342,23 @@ mod tests {
             let mut back = Settings::default();
             apply_routing(&mut back, &routing);
             assert_eq!(back.ffb.backend, choice);
+        }
+    }
+
+    #[test]
+    fn every_backend_the_screen_offers_is_one_the_routing_understands() {
+        use gripline_config::ffb_settings::FfbBackendChoice;
+        for name in backend_choices() {
+            let mut settings = Settings::default();
+            apply_routing(
+                &mut settings,
+                &FfbRouting {
+                    backend: Some(name.clone()),
+                    device: None,
+                },
+            );
+            assert_ne!(settings.ffb.backend, FfbBackendChoice::Auto, "{name}");
+            assert_eq!(routing_of(&settings).backend, Some(name));
         }
     }
 
