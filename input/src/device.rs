@@ -90,6 +90,7 @@ pub trait InputBackend {
     fn poll(&mut self, now: Duration, out: &mut Vec<InputEvent>);
 }
 
+#[cfg(any(test, feature = "test-support"))]
 /// What a scripted device does at one moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScriptedStep {
@@ -115,6 +116,7 @@ pub enum ScriptedStep {
     },
 }
 
+#[cfg(any(test, feature = "test-support"))]
 /// A device that replays a timeline of steps, for tests and demos. It produces the same
 /// [`InputEvent`]s as a real backend, so the mapper cannot tell the difference.
 #[derive(Clone, Debug)]
@@ -125,6 +127,7 @@ pub struct ScriptedDevice {
     next: usize,
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl ScriptedDevice {
     /// A device with an empty timeline (add a [`ScriptedStep::Connect`] to plug it in).
     pub fn new(device: DeviceId, identity: DeviceIdentity, kind: DeviceKind) -> Self {
@@ -166,6 +169,7 @@ impl ScriptedDevice {
     }
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl InputBackend for ScriptedDevice {
     fn poll(&mut self, now: Duration, out: &mut Vec<InputEvent>) {
         while let Some(&(at, step)) = self.timeline.get(self.next) {

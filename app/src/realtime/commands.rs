@@ -6,8 +6,6 @@
 //! in boxed; what they replace is moved back in a [`SimEvent::Retired`] so that it is freed
 //! off the sim thread.
 
-use std::time::Duration;
-
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::bindings::InputNotice;
@@ -56,8 +54,10 @@ pub enum Command {
     KillFfb,
     /// Re-enable force feedback after a kill (fades in).
     EnableFfb,
-    /// Sleep this long inside the tick: a stall, for tests and diagnostics of the catch-up.
-    Stall(Duration),
+    /// Sleep this long inside the tick: a stall, for tests of the catch-up (feature
+    /// `test-support`, never in the release binary).
+    #[cfg(feature = "test-support")]
+    Stall(std::time::Duration),
     /// Play a force-feedback test effect (from the settings screen), paused or not.
     FfbTest(FfbTest),
 }

@@ -394,6 +394,7 @@ impl SimCore {
                     self.rig.start_ffb(now);
                 }
             }
+            #[cfg(feature = "test-support")]
             Command::Stall(duration) => std::thread::sleep(duration),
             Command::FfbTest(test) => {
                 self.ffb_test = Some((test, now));

@@ -275,6 +275,7 @@ impl<D: EvdevFfDevice> Drop for EvdevFfBackend<D> {
     }
 }
 
+#[cfg(any(test, feature = "test-support"))]
 /// One call seen by a [`RecordingFfDevice`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FfCall {
@@ -294,6 +295,7 @@ pub enum FfCall {
     Autocenter(u16),
 }
 
+#[cfg(any(test, feature = "test-support"))]
 /// A fake evdev force-feedback device that records every call (for tests): it assigns
 /// effect id [`RecordingFfDevice::next_id`] and, once [`RecordingFfDevice::fail_with`] is
 /// set, fails every call with that OS error (e.g. [`ENODEV`] for an unplug).
@@ -307,6 +309,7 @@ pub struct RecordingFfDevice {
     pub fail_with: Option<i32>,
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl RecordingFfDevice {
     fn record(&mut self, call: FfCall) -> io::Result<()> {
         if let Some(code) = self.fail_with {
@@ -328,6 +331,7 @@ impl RecordingFfDevice {
     }
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl EvdevFfDevice for RecordingFfDevice {
     fn upload(&mut self, effect: &FfConstantEffect) -> io::Result<i16> {
         self.record(FfCall::Upload(*effect))?;

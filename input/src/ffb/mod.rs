@@ -34,6 +34,7 @@ pub mod open;
 pub mod output;
 pub mod pipeline;
 pub mod protocol;
+#[cfg(any(test, feature = "test-support"))]
 pub mod recording;
 pub mod safety;
 pub mod select;

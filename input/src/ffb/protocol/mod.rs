@@ -12,6 +12,7 @@ pub mod evdev;
 pub mod hid_pid;
 pub mod logitech;
 
+#[cfg(any(test, feature = "test-support"))]
 use std::collections::VecDeque;
 
 use crate::ffb::backend::FfbError;
@@ -39,6 +40,7 @@ pub trait HidOutput {
     fn get_feature_report(&mut self, buf: &mut [u8]) -> Result<usize, FfbError>;
 }
 
+#[cfg(any(test, feature = "test-support"))]
 /// One transfer seen by a [`RecordingHid`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HidTransfer {
@@ -50,6 +52,7 @@ pub enum HidTransfer {
     GetFeature(u8),
 }
 
+#[cfg(any(test, feature = "test-support"))]
 /// A fake HID device that records every transfer and answers feature reads from a queue
 /// (for tests).
 #[derive(Clone, Debug, Default)]
@@ -63,6 +66,7 @@ pub struct RecordingHid {
     pub fail: Option<FfbError>,
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl RecordingHid {
     /// The output reports written, in order.
     pub fn outputs(&self) -> Vec<Vec<u8>> {
@@ -76,6 +80,7 @@ impl RecordingHid {
     }
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl RecordingHid {
     fn failure(&self) -> Result<(), FfbError> {
         self.fail.clone().map_or(Ok(()), Err)
@@ -94,6 +99,7 @@ impl<H: HidOutput + ?Sized> HidOutput for &mut H {
     }
 }
 
+#[cfg(any(test, feature = "test-support"))]
 impl HidOutput for RecordingHid {
     fn write(&mut self, report: &[u8]) -> Result<(), FfbError> {
         self.failure()?;
