@@ -157,7 +157,7 @@ fn recorded_latency(rate_hz: f64) -> (f64, f64) {
                     || panic!("level {level} never reached the device"),
                     |&(t, _)| t,
                 );
-            (arrived - at).as_secs_f64() * 1e6
+            arrived.saturating_sub(at).as_secs_f64() * 1e6
         })
         .collect();
     // The hook saw the same writes: every stored level (7 ms apart, far slower than the

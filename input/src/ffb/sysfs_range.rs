@@ -15,7 +15,7 @@
 //!   value outside 40..=900 (DFP, G25, DFGT, G27, G29, G923) and has no range command for the
 //!   DF-EX and MOMO (fixed 270°): an unclamped 1080 would leave the old range in place;
 //! - hid-fanatecff (`hid-ftecff.c` `ftec_range_store`, limits in `hid-ftec.c`) ignores a
-//!   value outside 90..=1090 (1090 meaning "auto"), 90..=900 on the ClubSport V2/V2.5, CSR
+//!   value outside 90..=1090 (1090 meaning "auto"), 90..=900 on the `ClubSport` V2 and V2.5, CSR
 //!   Elite and 911 bases, 90..=2530 (2530 "auto") on the CSL DD and Podium DD1/DD2;
 //!   Gripline's limits stop at the real 1080 and 2520;
 //! - hid-tmff2 (`t300rs_set_range`, `t248_set_range`, `tx_set_range`) clamps itself to
