@@ -107,17 +107,26 @@ const fn wheel(
 
 use FfbBackendKind::{EvdevConstant, HidPid, LogitechClassic};
 
-/// The table.
+/// The table. Every entry names the source of its IDs and of its peak estimate.
+///
+/// ID sources: new-lg4ff `hid-ids.h` [7b7c192] (Logitech, read for issue 10), universal-pidff
+/// `hid-ids.h` [9b7760c] (Moza, Cammus, VRS, `OpenFFBoard`; read for issue 10), and
+/// `ffb_input.md` sections 2.1 and 3.7 for the rest (hid-tmff2 `hid-tmff2.h`, hid-fanatecff
+/// `hid-ftec.h`, linux-steering-wheels). Peaks: "vendor" is the manufacturer's published peak
+/// (often in the model name: Moza R21 = 21 N·m), "community" a commonly quoted figure for a
+/// geared or belt wheel; neither was measured, and none is in the research notes.
 pub const KNOWN_WHEELS: &[KnownWheel] = &[
-    // Logitech (section 2.1, new-lg4ff hid-ids.h). Peak torques: estimates.
+    // IDs: hid-ids.h DFGT_WHEEL c29a. Peak: community (about 2 N·m); shared with a G29 in
+    // DFGT mode (SHARED_PRODUCT_IDS).
     wheel(
         VID_LOGITECH,
         0xc29a,
         "Logitech Driving Force GT",
         900.0,
         LogitechClassic,
-        Some(2.0),
+        Some(2.2),
     ),
+    // IDs: hid-ids.h G25_WHEEL c299. Peak: community 2.5 N·m; shared with G27/G29 in G25 mode.
     wheel(
         VID_LOGITECH,
         0xc299,
@@ -126,6 +135,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         LogitechClassic,
         Some(2.5),
     ),
+    // IDs: hid-ids.h G27_WHEEL c29b. Peak: community 2.5 N·m; shared with a G29 in G27 mode.
     wheel(
         VID_LOGITECH,
         0xc29b,
@@ -134,6 +144,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         LogitechClassic,
         Some(2.5),
     ),
+    // IDs: hid-ids.h G29_WHEEL c24f. Peak: community 2.2 N·m.
     wheel(
         VID_LOGITECH,
         0xc24f,
@@ -142,7 +153,8 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         LogitechClassic,
         Some(2.2),
     ),
-    // G29 PS4 mode: PID from a third-party issue (section 2.1), driver support unverified.
+    // IDs: c260 from a third-party issue (section 2.1), driver support unverified. Peak: as
+    // the G29.
     wheel(
         VID_LOGITECH,
         0xc260,
@@ -151,7 +163,8 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(2.2),
     ),
-    // G920 enumerates as c261 (Xbox mode, no FFB) until usb_modeswitch makes it c262.
+    // IDs: section 2.1 (c261 until usb_modeswitch makes it c262; no FFB before). Peak:
+    // community 2.2 N·m.
     wheel(
         VID_LOGITECH,
         0xc261,
@@ -160,6 +173,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         FfbBackendKind::None,
         Some(2.2),
     ),
+    // IDs: hid-ids.h G920_WHEEL c262. Peak: community 2.2 N·m.
     wheel(
         VID_LOGITECH,
         0xc262,
@@ -168,6 +182,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(2.2),
     ),
+    // IDs: hid-ids.h G923_PS_WHEEL c267. Peak: community 2.2 N·m.
     wheel(
         VID_LOGITECH,
         0xc267,
@@ -176,6 +191,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(2.2),
     ),
+    // IDs: hid-ids.h G923_WHEEL c266. Peak: community 2.2 N·m.
     wheel(
         VID_LOGITECH,
         0xc266,
@@ -184,7 +200,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         LogitechClassic,
         Some(2.2),
     ),
-    // G923 Xbox: HID++ (section 2.11); c26d is listed by the README as well.
+    // IDs: hid-ids.h G923_XBOX_WHEEL c26e (HID++, section 2.11). Peak: community 2.2 N·m.
     wheel(
         VID_LOGITECH,
         0xc26e,
@@ -193,6 +209,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(2.2),
     ),
+    // IDs: new-lg4ff README lists c26d as well (section 2.1). Peak: as c26e.
     wheel(
         VID_LOGITECH,
         0xc26d,
@@ -201,7 +218,8 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(2.2),
     ),
-    // Thrustmaster (section 3.7, hid-tmff2). Wheels boot as b65d and re-enumerate.
+    // IDs: section 3.5 (hid-thrustmaster.c): every wheel boots as b65d and re-enumerates
+    // after the model query; no FFB before.
     wheel(
         VID_THRUSTMASTER,
         0xb65d,
@@ -210,7 +228,8 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         FfbBackendKind::None,
         None,
     ),
-    // T150: product ID not in the research notes (b677 is the community driver's): UNVERIFIED.
+    // IDs: not in the research notes (b677 is the community hid-t150 driver's): UNVERIFIED.
+    // Peak: community 2 N·m.
     wheel(
         VID_THRUSTMASTER,
         0xb677,
@@ -219,6 +238,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(2.0),
     ),
+    // IDs: section 3.7 (TMX b67f). Peak: community 2 N·m.
     wheel(
         VID_THRUSTMASTER,
         0xb67f,
@@ -227,6 +247,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(2.0),
     ),
+    // IDs: section 3.7 (hid-tmff2.h T300RS b66e/b66f/b66d). Peak: community 3.9 N·m.
     wheel(
         VID_THRUSTMASTER,
         0xb66e,
@@ -235,6 +256,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(3.9),
     ),
+    // IDs and peak: as b66e.
     wheel(
         VID_THRUSTMASTER,
         0xb66f,
@@ -243,6 +265,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(3.9),
     ),
+    // IDs and peak: as b66e.
     wheel(
         VID_THRUSTMASTER,
         0xb66d,
@@ -251,6 +274,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(3.9),
     ),
+    // IDs: section 3.7 (hid-tmff2.h T248 b696). Peak: community 3.5 N·m.
     wheel(
         VID_THRUSTMASTER,
         0xb696,
@@ -259,6 +283,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(3.5),
     ),
+    // IDs: section 3.7 (hid-tmff2.h TX b669). Peak: community 3.9 N·m (T300 motor).
     wheel(
         VID_THRUSTMASTER,
         0xb669,
@@ -267,6 +292,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(3.9),
     ),
+    // IDs: section 3.7 (hid-tmff2.h TS-XW b692). Peak: community 6 N·m.
     wheel(
         VID_THRUSTMASTER,
         0xb692,
@@ -275,8 +301,9 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(6.0),
     ),
-    // Fanatec (section 3.7, hid-ftec.h; PC mode required). 0eb7:0020 is shared by every
-    // direct-drive base of the family: the strongest one's peak is assumed (SHARED_PRODUCT_IDS).
+    // IDs: section 3.7 (hid-ftec.h CSL_DD 0020; PC mode required). Shared by every
+    // direct-drive base of the family: the strongest one's vendor peak (ClubSport DD+,
+    // 15 N·m) is assumed (SHARED_PRODUCT_IDS).
     wheel(
         VID_FANATEC,
         0x0020,
@@ -285,6 +312,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(15.0),
     ),
+    // IDs: section 3.7 (hid-ftec.h CSW V2 0001). Peak: community 8 N·m.
     wheel(
         VID_FANATEC,
         0x0001,
@@ -293,6 +321,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(8.0),
     ),
+    // IDs: section 3.7 (hid-ftec.h CSW V2.5 0004). Peak: community 8 N·m.
     wheel(
         VID_FANATEC,
         0x0004,
@@ -301,7 +330,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(8.0),
     ),
-    // Moza (section 3.7, universal-pidff): two product IDs per base.
+    // IDs: universal-pidff hid-ids.h MOZA_R5 0004 / R5_2 0014. Peak: vendor 5.5 N·m.
     wheel(VID_MOZA, 0x0004, "Moza R5", 900.0, HidPid, Some(5.5)),
     wheel(
         VID_MOZA,
@@ -311,6 +340,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(5.5),
     ),
+    // IDs: universal-pidff hid-ids.h MOZA_R9 0002 / R9_2 0012. Peak: vendor 9 N·m.
     wheel(VID_MOZA, 0x0002, "Moza R9", 900.0, HidPid, Some(9.0)),
     wheel(
         VID_MOZA,
@@ -320,6 +350,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(9.0),
     ),
+    // IDs: universal-pidff hid-ids.h MOZA_R12 0006 / R12_2 0016. Peak: vendor 12 N·m.
     wheel(VID_MOZA, 0x0006, "Moza R12", 900.0, HidPid, Some(12.0)),
     wheel(
         VID_MOZA,
@@ -329,7 +360,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(12.0),
     ),
-    // Simucube 2 (section 3.7, linux-steering-wheels).
+    // IDs: section 3.7 (linux-steering-wheels, Simucube 2 Sport 0d61). Peak: vendor 17 N·m.
     wheel(
         VID_SIMUCUBE,
         0x0d61,
@@ -338,6 +369,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(17.0),
     ),
+    // IDs: section 3.7 (linux-steering-wheels, Pro 0d60). Peak: vendor 25 N·m.
     wheel(
         VID_SIMUCUBE,
         0x0d60,
@@ -346,6 +378,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(25.0),
     ),
+    // IDs: section 3.7 (linux-steering-wheels, Ultimate 0d5f). Peak: vendor 32 N·m.
     wheel(
         VID_SIMUCUBE,
         0x0d5f,
@@ -354,8 +387,10 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(32.0),
     ),
-    // Simagic Alpha family (0483:0522 is shared with the M10): "slightly changed PID protocol,
-    // without PID descriptor" (section 3), so only through the simagic-ff kernel driver.
+    // IDs: section 3.7 (linux-steering-wheels: 0483:0522 for the M10, Alpha, Alpha Mini and
+    // Alpha U). "Slightly changed PID protocol, without PID descriptor" (section 3), so only
+    // through the simagic-ff kernel driver. Shared: the Alpha Ultimate's vendor peak (23 N·m)
+    // is assumed (SHARED_PRODUCT_IDS).
     wheel(
         VID_SIMAGIC_ST,
         0x0522,
@@ -364,27 +399,41 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(23.0),
     ),
-    // OpenFFBoard (section 3.7): torque depends on the motor and power supply.
-    wheel(VID_PID_CODES, 0xffb0, "OpenFFBoard", 900.0, HidPid, None),
-    // Added for issue 10. IDs: `ffb_input.md` section 2.1 (new-lg4ff hid-ids.h) and section
-    // 3.7 (hid-ftec.h, universal-pidff hid-ids.h, hid-tmff2, linux-steering-wheels). Peaks:
-    // manufacturers' figures, estimates like the rest of the table.
+    // IDs: universal-pidff hid-ids.h OPENFFBOARD 1209:ffb0. Peak: the motor and power supply
+    // decide; every build shares the ID, so the unknown-device assumption (32 N·m,
+    // `ffb::device_facts::UNKNOWN_DEVICE_PEAK_NM`) is the family's peak (SHARED_PRODUCT_IDS).
+    wheel(
+        VID_PID_CODES,
+        0xffb0,
+        "OpenFFBoard",
+        900.0,
+        HidPid,
+        Some(32.0),
+    ),
+    // IDs: hid-ids.h DFP_WHEEL c298 (PID_LOGITECH_DFP in `ffb::hidapi_device`). Peak:
+    // community 2 N·m for the DFP itself; shared with the G25, DFGT, G27 and G29 in DFP mode,
+    // so the G25/G27's 2.5 N·m is assumed (SHARED_PRODUCT_IDS).
     wheel(
         VID_LOGITECH,
         0xc298,
         "Logitech Driving Force Pro",
         900.0,
         LogitechClassic,
-        Some(2.0),
+        Some(2.5),
     ),
+    // IDs: hid-ids.h LOGITECH_WHEEL c294 (Driving Force / Formula Force EX; every multimode
+    // wheel boots in this compatibility mode, section 2.9). Peak: community about 1.5 N·m for
+    // the DF-EX itself; shared, so the G25/G27's 2.5 N·m is assumed (SHARED_PRODUCT_IDS).
     wheel(
         VID_LOGITECH,
         0xc294,
         "Logitech Driving Force / Formula Force EX",
         200.0,
         LogitechClassic,
-        Some(1.5),
+        Some(2.5),
     ),
+    // IDs: hid-ids.h MOMO_WHEEL c295. Peak: community 2 N·m. Range 270° (new-lg4ff
+    // lg4ff_devices: 40..270, no range command).
     wheel(
         VID_LOGITECH,
         0xc295,
@@ -393,6 +442,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         LogitechClassic,
         Some(2.0),
     ),
+    // IDs: hid-ids.h MOMO_WHEEL2 ca03. Peak: community 2 N·m. Range 270° as the MOMO Force.
     wheel(
         VID_LOGITECH,
         0xca03,
@@ -401,6 +451,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         LogitechClassic,
         Some(2.0),
     ),
+    // IDs: section 3.5/3.7 (hid-tmff2.h TS-PC b689). Peak: community 6 N·m.
     wheel(
         VID_THRUSTMASTER,
         0xb689,
@@ -409,6 +460,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(6.0),
     ),
+    // IDs: section 3.7 (hid-ftec.h CSL Elite 0e03). Peak: vendor 6 N·m.
     wheel(
         VID_FANATEC,
         0x0e03,
@@ -417,6 +469,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(6.0),
     ),
+    // IDs: section 3.7 (hid-ftec.h CSL Elite PS4 0005). Peak: vendor 6 N·m.
     wheel(
         VID_FANATEC,
         0x0005,
@@ -425,6 +478,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(6.0),
     ),
+    // IDs: section 3.7 (hid-ftec.h Podium DD1 0006). Peak: vendor 20 N·m.
     wheel(
         VID_FANATEC,
         0x0006,
@@ -433,6 +487,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(20.0),
     ),
+    // IDs: section 3.7 (hid-ftec.h Podium DD2 0007). Peak: vendor 25 N·m.
     wheel(
         VID_FANATEC,
         0x0007,
@@ -441,6 +496,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(25.0),
     ),
+    // IDs: universal-pidff hid-ids.h MOZA_R3 0005 / R3_2 0015. Peak: vendor 3.9 N·m.
     wheel(VID_MOZA, 0x0005, "Moza R3", 900.0, HidPid, Some(3.9)),
     wheel(
         VID_MOZA,
@@ -450,7 +506,8 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(3.9),
     ),
-    // R16 and R21 share their IDs: the R21's peak is assumed (SHARED_PRODUCT_IDS).
+    // IDs: universal-pidff hid-ids.h MOZA_R16_R21 0000 / R16_R21_2 0010: one ID pair for both
+    // bases, so the R21's vendor peak (21 N·m) is assumed (SHARED_PRODUCT_IDS).
     wheel(
         VID_MOZA,
         0x0000,
@@ -467,8 +524,9 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(21.0),
     ),
-    // Simucube 1: the same ID for every motor (Small MiGE about 16 N·m, Large MiGE about
-    // 30 N·m): the strongest is assumed (SHARED_PRODUCT_IDS).
+    // IDs: section 3.7 (linux-steering-wheels, SC1 16d0:0d5a). The same ID for every motor
+    // (Small MiGE about 16 N·m, Large MiGE about 30 N·m, community figures [UNVERIFIED]):
+    // the strongest is assumed (SHARED_PRODUCT_IDS).
     wheel(
         VID_SIMUCUBE,
         0x0d5a,
@@ -477,6 +535,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(30.0),
     ),
+    // IDs: universal-pidff hid-ids.h VRS_DFP 0483:a355. Peak: vendor 20 N·m.
     wheel(
         VID_SIMAGIC_ST,
         0xa355,
@@ -485,14 +544,22 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(20.0),
     ),
+    // IDs: universal-pidff hid-ids.h CAMMUS_C5 0301. Peak: vendor 5 N·m.
     wheel(VID_CAMMUS, 0x0301, "Cammus C5", 900.0, HidPid, Some(5.0)),
+    // IDs: universal-pidff hid-ids.h CAMMUS_C12 0302. Peak: vendor 12 N·m.
     wheel(VID_CAMMUS, 0x0302, "Cammus C12", 900.0, HidPid, Some(12.0)),
 ];
 
 /// Product IDs that several bases of different strength share, with the family's bases and
-/// their peaks (manufacturer figures, N·m). A known-wheel entry with one of these IDs carries
-/// the family's **highest** peak, so that a user's maximum is never multiplied up beyond what
-/// they set on a weaker base; the user enters their base's peak to get its full strength.
+/// their peaks (manufacturer or community figures, N·m). A known-wheel entry with one of
+/// these IDs carries the family's **highest** peak, so that a user's maximum is never
+/// multiplied up beyond what they set on a weaker base; the user enters their base's peak to
+/// get its full strength.
+///
+/// Logitech's multimode wheels (DFP, G25, DFGT, G27, G29) can run in the modes of older
+/// wheels and then enumerate with those wheels' product IDs (new-lg4ff
+/// `lg4ff_multimode_wheels`, section 2.9), so the DF-EX, DFP, G25, DFGT and G27 IDs are
+/// shared too.
 pub const SHARED_PRODUCT_IDS: &[SharedProductId] = &[
     SharedProductId {
         vendor_id: VID_FANATEC,
@@ -525,6 +592,45 @@ pub const SHARED_PRODUCT_IDS: &[SharedProductId] = &[
         family: "Simagic Alpha Mini (10 N·m), M10 (10), Alpha (15) and Alpha Ultimate (23)",
         peaks_nm: &[10.0, 10.0, 15.0, 23.0],
     },
+    SharedProductId {
+        vendor_id: VID_PID_CODES,
+        product_id: 0xffb0,
+        family: "every OpenFFBoard build (its motor and power supply decide; 32 N·m is assumed \
+                 as for an unknown device)",
+        peaks_nm: &[32.0],
+    },
+    SharedProductId {
+        vendor_id: VID_LOGITECH,
+        product_id: 0xc294,
+        family: "the Logitech Driving Force / Formula Force EX (about 1.5 N·m) and the DFP (2), \
+                 G25 (2.5), DFGT (2.2), G27 (2.5) and G29 (2.2) in DF-EX mode",
+        peaks_nm: &[1.5, 2.0, 2.5, 2.2, 2.5, 2.2],
+    },
+    SharedProductId {
+        vendor_id: VID_LOGITECH,
+        product_id: 0xc298,
+        family: "the Logitech Driving Force Pro (about 2 N·m) and the G25 (2.5), DFGT (2.2), G27 \
+                 (2.5) and G29 (2.2) in DFP mode",
+        peaks_nm: &[2.0, 2.5, 2.2, 2.5, 2.2],
+    },
+    SharedProductId {
+        vendor_id: VID_LOGITECH,
+        product_id: 0xc299,
+        family: "the Logitech G25 (about 2.5 N·m) and the G27 (2.5) and G29 (2.2) in G25 mode",
+        peaks_nm: &[2.5, 2.5, 2.2],
+    },
+    SharedProductId {
+        vendor_id: VID_LOGITECH,
+        product_id: 0xc29a,
+        family: "the Logitech Driving Force GT (about 2 N·m) and the G29 (2.2) in DFGT mode",
+        peaks_nm: &[2.0, 2.2],
+    },
+    SharedProductId {
+        vendor_id: VID_LOGITECH,
+        product_id: 0xc29b,
+        family: "the Logitech G27 (about 2.5 N·m) and the G29 (2.2) in G27 mode",
+        peaks_nm: &[2.5, 2.2],
+    },
 ];
 
 /// A product ID shared by bases of different strength (see [`SHARED_PRODUCT_IDS`]).
@@ -555,6 +661,65 @@ pub fn lookup(vendor_id: u16, product_id: u16) -> Option<&'static KnownWheel> {
     KNOWN_WHEELS
         .iter()
         .find(|w| w.vendor_id == vendor_id && w.product_id == product_id)
+}
+
+/// The peak torque Gripline assumes for a wheel it knows, for scaling force feedback until
+/// the user enters their base's own peak.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PeakEstimate {
+    /// USB vendor ID.
+    pub vendor_id: u16,
+    /// USB product ID.
+    pub product_id: u16,
+    /// The assumed peak (N·m): the wheel's own estimate, or the **highest** peak of the
+    /// family when several bases share the product ID.
+    pub peak_torque_nm: f64,
+    /// The bases that share the product ID (see [`SHARED_PRODUCT_IDS`]), when several do.
+    pub shared_family: Option<&'static str>,
+}
+
+impl PeakEstimate {
+    /// One line for the force-feedback summary, e.g. `"23 N·m assumed: 0483:0522 is shared
+    /// by Simagic Alpha Mini (10 N·m), ...; set the peak of your base in Settings > Force
+    /// feedback"`, or `"5.5 N·m (known-wheel estimate)"`.
+    pub fn summary(&self) -> String {
+        let peak = self.peak_torque_nm;
+        match self.shared_family {
+            Some(family) => format!(
+                "{peak} N·m assumed: {:04x}:{:04x} is shared by {family}; set the peak of your \
+                 base in Settings > Force feedback",
+                self.vendor_id, self.product_id
+            ),
+            None => format!("{peak} N·m (known-wheel estimate)"),
+        }
+    }
+}
+
+impl KnownWheel {
+    /// This wheel's [`PeakEstimate`], when it has a peak.
+    pub fn peak_estimate(&self) -> Option<PeakEstimate> {
+        Some(PeakEstimate {
+            vendor_id: self.vendor_id,
+            product_id: self.product_id,
+            peak_torque_nm: self.peak_torque_nm?,
+            shared_family: self.shared_family(),
+        })
+    }
+
+    /// The force-feedback summary's line about this wheel's peak ([`PeakEstimate::summary`]).
+    pub fn peak_summary(&self) -> Option<String> {
+        self.peak_estimate().map(|e| e.summary())
+    }
+}
+
+/// The peak torque assumed for the wheel with these IDs (see [`PeakEstimate`]): `None` for
+/// a wheel not in the table or without force feedback in this mode. Where one product ID
+/// covers several bases, the strongest base's peak, so that the torque a user sets as their
+/// maximum is never exceeded on a weaker base.
+pub fn peak_estimate(vendor_id: u16, product_id: u16) -> Option<PeakEstimate> {
+    lookup(vendor_id, product_id)
+        .filter(|w| w.backend != FfbBackendKind::None)
+        .and_then(KnownWheel::peak_estimate)
 }
 
 #[cfg(test)]
@@ -672,5 +837,79 @@ mod tests {
             lookup(0x046d, crate::ffb::hidapi_device::PID_LOGITECH_DFP).map(|w| w.name),
             Some("Logitech Driving Force Pro")
         );
+    }
+
+    #[test]
+    fn every_wheel_with_force_feedback_has_a_peak_estimate() {
+        for w in KNOWN_WHEELS {
+            if w.backend == FfbBackendKind::None {
+                assert!(peak_estimate(w.vendor_id, w.product_id).is_none(), "{w}");
+                continue;
+            }
+            let e = peak_estimate(w.vendor_id, w.product_id)
+                .unwrap_or_else(|| panic!("{w} has force feedback but no peak"));
+            assert_eq!(
+                e.peak_torque_nm.to_bits(),
+                w.peak_torque_nm.map(f64::to_bits).unwrap_or_default()
+            );
+            assert_eq!(e.shared_family, w.shared_family(), "{w}");
+        }
+        assert!(peak_estimate(0x1234, 0x5678).is_none());
+    }
+
+    #[test]
+    fn shared_ids_give_the_family_maximum_and_say_so() {
+        for (vid, pid, max) in [
+            (0x0eb7, 0x0020, 15.0), // Fanatec CSL DD .. ClubSport DD+
+            (0x0483, 0x0522, 23.0), // Simagic Alpha Mini .. Alpha Ultimate
+            (0x346e, 0x0000, 21.0), // Moza R16 / R21
+            (0x346e, 0x0010, 21.0),
+            (0x16d0, 0x0d5a, 30.0), // Simucube 1
+            (0x1209, 0xffb0, 32.0), // OpenFFBoard
+            (0x046d, 0xc294, 2.5),  // DF-EX and every multimode wheel in DF-EX mode
+            (0x046d, 0xc298, 2.5),  // DFP and wheels in DFP mode
+        ] {
+            let e = peak_estimate(vid, pid).unwrap();
+            assert_eq!(
+                e.peak_torque_nm.to_bits(),
+                f64::to_bits(max),
+                "{vid:04x}:{pid:04x}"
+            );
+            let family = e.shared_family.expect("shared");
+            let listed = SHARED_PRODUCT_IDS
+                .iter()
+                .find(|s| (s.vendor_id, s.product_id) == (vid, pid))
+                .unwrap();
+            assert_eq!(family, listed.family);
+            assert!(listed.peaks_nm.iter().all(|&p| p <= max));
+            let line = e.summary();
+            assert!(line.contains("assumed"), "{line}");
+            assert!(line.contains(&format!("{vid:04x}:{pid:04x}")), "{line}");
+            assert!(line.contains("Settings > Force feedback"), "{line}");
+        }
+        assert_eq!(
+            peak_estimate(0x0483, 0x0522).unwrap().summary(),
+            "23 N·m assumed: 0483:0522 is shared by Simagic Alpha Mini (10 N·m), M10 (10), Alpha \
+             (15) and Alpha Ultimate (23); set the peak of your base in Settings > Force feedback"
+        );
+        // A wheel with an ID of its own: no family, a plain estimate.
+        let r5 = peak_estimate(0x346e, 0x0004).unwrap();
+        assert_eq!(r5.shared_family, None);
+        assert_eq!(r5.summary(), "5.5 N·m (known-wheel estimate)");
+        assert_eq!(
+            lookup(0x346e, 0x0004).unwrap().peak_summary(),
+            Some(r5.summary())
+        );
+    }
+
+    #[test]
+    fn shared_ids_are_unique_and_in_the_table() {
+        for (i, a) in SHARED_PRODUCT_IDS.iter().enumerate() {
+            assert!(lookup(a.vendor_id, a.product_id).is_some());
+            assert!(!a.peaks_nm.is_empty());
+            for b in &SHARED_PRODUCT_IDS[i + 1..] {
+                assert!((a.vendor_id, a.product_id) != (b.vendor_id, b.product_id));
+            }
+        }
     }
 }

@@ -73,12 +73,15 @@ impl FfbDeviceFacts {
             .filter(|p| p.is_finite() && *p > 0.0);
         let (peak_torque_nm, peak_source) = match (user_peak, known) {
             (Some(peak), _) => (peak, PeakSource::User),
-            (None, Some(wheel)) => match (wheel.peak_torque_nm, wheel.shared_family()) {
-                (Some(peak), Some(family)) => (peak, PeakSource::SharedProductId(family)),
-                (Some(peak), None) => (peak, PeakSource::KnownWheel),
-                (None, _) => (UNKNOWN_DEVICE_PEAK_NM, PeakSource::Unknown),
+            (None, _) => match known_wheels::peak_estimate(device.vendor_id, device.product_id) {
+                Some(estimate) => (
+                    estimate.peak_torque_nm,
+                    estimate
+                        .shared_family
+                        .map_or(PeakSource::KnownWheel, PeakSource::SharedProductId),
+                ),
+                None => (UNKNOWN_DEVICE_PEAK_NM, PeakSource::Unknown),
             },
-            (None, None) => (UNKNOWN_DEVICE_PEAK_NM, PeakSource::Unknown),
         };
         let rotation_deg = rotation_deg
             .or(known.map(|w| w.default_rotation_deg))
@@ -145,7 +148,8 @@ mod tests {
     #[test]
     fn user_peak_then_table_then_conservative_default() {
         let g29 = DeviceIdentity::new(0x046d, 0xc24f, "G29", "");
-        let ffboard = DeviceIdentity::new(0x1209, 0xffb0, "FFBoard", "");
+        // Not in the known-wheel table (OpenFFBoard is, with the same 32 N·m assumed).
+        let ffboard = DeviceIdentity::new(0x1209, 0xfff1, "DIY base", "");
         let mut s = FfbSettings::default();
         let facts = FfbDeviceFacts::resolve(&s, &g29, None);
         assert_eq!(facts.peak_source, PeakSource::KnownWheel);
@@ -175,7 +179,7 @@ mod tests {
 
     #[test]
     fn bad_user_peaks_fall_back_safely() {
-        let ffboard = DeviceIdentity::new(0x1209, 0xffb0, "FFBoard", "");
+        let ffboard = DeviceIdentity::new(0x1209, 0xfff1, "DIY base", "");
         let mut s = FfbSettings::default();
         s.devices.push(own(&ffboard, Some(f64::NAN), false));
         let facts = FfbDeviceFacts::resolve(&s, &ffboard, Some(f64::INFINITY));

@@ -5,6 +5,18 @@
 //! dropped, so this wrapper keeps the one effect the backend uploads and maps the backend's
 //! effect id onto it. Opening needs write access to the event node (a udev rule for the
 //! wheel, `ffb_input.md` section 6).
+//!
+//! **What the tests check and what they cannot.** The real path builds the crate's
+//! `FFEffectData` in one function (`data`), which the tests run. They compare the bytes
+//! the crate hands to `EVIOCSFF` with the byte-exact encoder
+//! ([`crate::ffb::protocol::evdev`]): the crate's own conversions of trigger, replay and
+//! envelope into `libc`'s structs are run, the encoder's sizes and offsets are checked
+//! against `libc`'s declarations of `ff_effect` and `input_event`, and only the crate's
+//! top-level assembly of its private `sys::ff_effect` (type, direction, the union) is
+//! mirrored from its source. Not checked without a device (or `/dev/uinput`, absent in the
+//! build sandbox): that the ioctl and `EV_FF` writes reach a kernel driver, that the driver
+//! accepts the effect, how each driver renders a replayed finite effect (no audible or felt
+//! seam at each renewal), and the physical direction of positive torque.
 
 use std::io;
 use std::path::Path;
@@ -165,33 +177,106 @@ mod tests {
         ));
     }
 
-    /// The `struct ff_effect` the `evdev` crate (0.13) builds from `d` for an upload: its
-    /// `From<FFEffectData> for sys::ff_effect` zeroes the struct, copies the type, direction,
-    /// trigger, replay and (for a constant force) the level and envelope field by field, and
-    /// `upload_ff_effect` sets the id to -1. The crate's `sys` module is private, so its
-    /// conversion cannot be called from here: this mirrors it, line for line (evdev 0.13.2
-    /// `ff.rs` 316-330, `raw_stream.rs` 682-686), in the kernel's 64-bit layout.
+    /// The `struct ff_effect` the `evdev` crate (0.13.2) builds from `d` for an upload, in
+    /// the kernel's layout as `libc` declares it.
+    ///
+    /// The crate's `From<FFEffectData> for sys::ff_effect` cannot be called from here (`sys`
+    /// is private and its `ff_effect` is the crate's own type), so what can be run is run and
+    /// the rest is mirrored:
+    /// - run: the crate's `From` conversions of the trigger, replay and envelope, whose
+    ///   targets are `libc::ff_trigger`, `libc::ff_replay` and `libc::ff_envelope` on Linux
+    ///   (evdev `compat.rs` re-exports libc's), and of the effect kind to its
+    ///   `FFEffectCode`;
+    /// - mirrored from evdev 0.13.2 `ff.rs` 316-330 and `raw_stream.rs` 682-686: the struct
+    ///   zeroed, type and direction copied, the constant level and envelope placed in the
+    ///   union, id set to -1;
+    /// - placed at the offsets of `libc::ff_effect` and `libc::ff_constant_effect`
+    ///   (`offset_of!`), not at hand-written ones.
     fn bytes_the_crate_sends(
         d: &FFEffectData,
     ) -> [u8; crate::ffb::protocol::evdev::FF_EFFECT_SIZE] {
+        use std::mem::offset_of;
         let mut b = [0u8; crate::ffb::protocol::evdev::FF_EFFECT_SIZE];
+        let mut put = |offset: usize, bytes: [u8; 2]| b[offset..offset + 2].copy_from_slice(&bytes);
         let code: FFEffectCode = d.kind.into();
-        b[0..2].copy_from_slice(&code.0.to_le_bytes());
-        b[2..4].copy_from_slice(&(-1i16).to_le_bytes());
-        b[4..6].copy_from_slice(&d.direction.to_le_bytes());
-        b[6..8].copy_from_slice(&d.trigger.button.to_le_bytes());
-        b[8..10].copy_from_slice(&d.trigger.interval.to_le_bytes());
-        b[10..12].copy_from_slice(&d.replay.length.to_le_bytes());
-        b[12..14].copy_from_slice(&d.replay.delay.to_le_bytes());
+        put(offset_of!(libc::ff_effect, type_), code.0.to_le_bytes());
+        put(offset_of!(libc::ff_effect, id), (-1i16).to_le_bytes());
+        put(
+            offset_of!(libc::ff_effect, direction),
+            d.direction.to_le_bytes(),
+        );
+        let trigger = libc::ff_trigger::from(d.trigger);
+        let at = offset_of!(libc::ff_effect, trigger);
+        put(
+            at + offset_of!(libc::ff_trigger, button),
+            trigger.button.to_le_bytes(),
+        );
+        put(
+            at + offset_of!(libc::ff_trigger, interval),
+            trigger.interval.to_le_bytes(),
+        );
+        let replay = libc::ff_replay::from(d.replay);
+        let at = offset_of!(libc::ff_effect, replay);
+        put(
+            at + offset_of!(libc::ff_replay, length),
+            replay.length.to_le_bytes(),
+        );
+        put(
+            at + offset_of!(libc::ff_replay, delay),
+            replay.delay.to_le_bytes(),
+        );
         let FFEffectKind::Constant { level, envelope } = d.kind else {
             panic!("the backend only uploads constant forces");
         };
-        b[16..18].copy_from_slice(&level.to_le_bytes());
-        b[18..20].copy_from_slice(&envelope.attack_length.to_le_bytes());
-        b[20..22].copy_from_slice(&envelope.attack_level.to_le_bytes());
-        b[22..24].copy_from_slice(&envelope.fade_length.to_le_bytes());
-        b[24..26].copy_from_slice(&envelope.fade_level.to_le_bytes());
+        let union = offset_of!(libc::ff_effect, u);
+        put(
+            union + offset_of!(libc::ff_constant_effect, level),
+            level.to_le_bytes(),
+        );
+        let envelope = libc::ff_envelope::from(envelope);
+        let at = union + offset_of!(libc::ff_constant_effect, envelope);
+        put(
+            at + offset_of!(libc::ff_envelope, attack_length),
+            envelope.attack_length.to_le_bytes(),
+        );
+        put(
+            at + offset_of!(libc::ff_envelope, attack_level),
+            envelope.attack_level.to_le_bytes(),
+        );
+        put(
+            at + offset_of!(libc::ff_envelope, fade_length),
+            envelope.fade_length.to_le_bytes(),
+        );
+        put(
+            at + offset_of!(libc::ff_envelope, fade_level),
+            envelope.fade_level.to_le_bytes(),
+        );
         b
+    }
+
+    /// The encoder's layout constants are the kernel's, as `libc` declares the structs.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn the_encoders_layout_is_libcs() {
+        use crate::ffb::protocol::evdev::{FF_EFFECT_SIZE, INPUT_EVENT_SIZE};
+        use std::mem::{offset_of, size_of};
+        assert_eq!(size_of::<libc::ff_effect>(), FF_EFFECT_SIZE);
+        assert_eq!(offset_of!(libc::ff_effect, replay), 10);
+        assert_eq!(offset_of!(libc::ff_effect, u), 16);
+        assert_eq!(size_of::<libc::input_event>(), INPUT_EVENT_SIZE);
+        assert_eq!(offset_of!(libc::input_event, type_), 16);
+        assert_eq!(offset_of!(libc::input_event, code), 18);
+        assert_eq!(offset_of!(libc::input_event, value), 20);
+        // The EV_FF event the crate writes for play/gain/autocentre has the encoder's fields.
+        let event = crate::ffb::protocol::evdev::gain(0x1234);
+        assert_eq!(
+            &event[16..18],
+            &evdev::EventType::FORCEFEEDBACK.0.to_le_bytes()
+        );
+        assert_eq!(
+            u16::from_le_bytes([event[18], event[19]]),
+            FFEffectCode::FF_GAIN.0
+        );
     }
 
     #[test]

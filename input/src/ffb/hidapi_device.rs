@@ -22,7 +22,7 @@ use hidapi::{HidApi, HidDevice, HidError};
 use crate::ffb::backend::FfbError;
 use crate::ffb::protocol::HidOutput;
 use crate::ffb::protocol::hid_pid::{HidPidBackend, PidLayout};
-use crate::ffb::protocol::logitech::LogitechClassicBackend;
+use crate::ffb::protocol::logitech::{LogitechClassicBackend, range_command};
 
 /// Generic Desktop usage page.
 pub const USAGE_PAGE_GENERIC_DESKTOP: u16 = 0x01;
@@ -256,9 +256,10 @@ fn hidapi() -> Result<HidApi, FfbError> {
     HidApi::new().map_err(|e| FfbError::Io(format!("hidapi could not start: {e}")))
 }
 
-/// Opens a Logitech classic wheel and starts its backend: autocentre off, then the rotation
-/// range when `range_deg` is given (the Driving Force Pro's two-command form for its product
-/// ID, the G25 form otherwise).
+/// Opens a Logitech classic wheel and starts its backend with new-lg4ff's start-up
+/// ([`LogitechClassicBackend::start`]): the rotation range `range_deg`, when given, in the
+/// form the wheel's product ID takes ([`range_command`]: the Driving Force Pro's two
+/// commands, the G25 form, or nothing for wheels with a fixed range).
 ///
 /// # Errors
 /// [`FfbError`] when the wheel is not found, cannot be opened or refuses a write.
@@ -268,12 +269,7 @@ pub fn open_logitech_classic(
     rate_hz: f64,
 ) -> Result<LogitechClassicBackend<HidapiOutput>, FfbError> {
     let hid = HidapiOutput::open(&hidapi()?, target)?;
-    let dfp = target.product_id == PID_LOGITECH_DFP;
-    let mut backend = LogitechClassicBackend::new(hid, rate_hz)?;
-    if let Some(range) = range_deg {
-        backend.set_range(range, dfp)?;
-    }
-    Ok(backend)
+    LogitechClassicBackend::start(hid, range_command(target.product_id), range_deg, rate_hz)
 }
 
 /// Opens a HID PID wheel, reads and parses its report descriptor, and runs the start-up

@@ -41,15 +41,70 @@ impl Default for WriterConfig {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Shared {
+    /// The writer's time origin: every `*_ns` below counts from it.
+    epoch: Instant,
     level_bits: AtomicU64,
     seq: AtomicU64,
+    /// When the newest level was stored (ns since `epoch`).
+    stored_at_ns: AtomicU64,
     quit: AtomicBool,
     failed: AtomicBool,
     writes: AtomicU64,
+    /// Writes the backend accepted.
+    successes: AtomicU64,
+    /// When the last accepted write finished (ns since `epoch`, plus one; 0 = never).
+    last_success_ns: AtomicU64,
+    /// Store-to-write latency of written stored levels: count, sum, max, last (ns).
+    latency_count: AtomicU64,
+    latency_sum_ns: AtomicU64,
+    latency_max_ns: AtomicU64,
+    latency_last_ns: AtomicU64,
     /// Set by the thread once it has sent zero, stopped the backend and dropped it.
     done: AtomicBool,
+}
+
+impl Shared {
+    fn new() -> Self {
+        Self {
+            epoch: Instant::now(),
+            level_bits: AtomicU64::new(0),
+            seq: AtomicU64::new(0),
+            stored_at_ns: AtomicU64::new(0),
+            quit: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
+            writes: AtomicU64::new(0),
+            successes: AtomicU64::new(0),
+            last_success_ns: AtomicU64::new(0),
+            latency_count: AtomicU64::new(0),
+            latency_sum_ns: AtomicU64::new(0),
+            latency_max_ns: AtomicU64::new(0),
+            latency_last_ns: AtomicU64::new(0),
+            done: AtomicBool::new(false),
+        }
+    }
+
+    fn now_ns(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
+
+/// The writer's store-to-write latency so far: from [`FfbWriter::store`] of a level to the
+/// end of the backend write that carried it (levels the writer skipped, because a newer one
+/// arrived first or the value did not change, are not counted). A measurement hook for
+/// tests and diagnostics; the figures are approximate where a store lands between the
+/// thread's reads of the level and of its store time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StoreToWriteLatency {
+    /// Stored levels written.
+    pub samples: u64,
+    /// Mean latency.
+    pub mean: Duration,
+    /// Worst latency.
+    pub max: Duration,
+    /// Latency of the last written level.
+    pub last: Duration,
 }
 
 /// A handle that can stop a writer thread from anywhere (another thread, a signal handler's
@@ -105,7 +160,7 @@ impl FfbWriter {
             .unwrap_or_else(|| backend.max_rate_hz())
             .clamp(1.0, 10_000.0);
         let rate_hz = if rate_hz.is_finite() { rate_hz } else { 500.0 };
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Shared::new());
         let thread_shared = Arc::clone(&shared);
         let watchdog = config.watchdog;
         let thread = std::thread::Builder::new()
@@ -125,8 +180,11 @@ impl FfbWriter {
         })
     }
 
-    /// Stores the newest level (-1..1). Wait-free: two atomic stores.
+    /// Stores the newest level (-1..1). Wait-free: three atomic stores.
     pub fn store(&self, level: f64) {
+        self.shared
+            .stored_at_ns
+            .store(self.shared.now_ns(), Ordering::Release);
         self.shared
             .level_bits
             .store(sanitize_level(level).to_bits(), Ordering::Release);
@@ -149,6 +207,33 @@ impl FfbWriter {
     /// How many writes the thread has made (successful or not).
     pub fn writes(&self) -> u64 {
         self.shared.writes.load(Ordering::Acquire)
+    }
+
+    /// How many level writes the backend accepted (the `failed` flag stays set after the
+    /// first failure; this count shows whether writes still get through).
+    pub fn successful_writes(&self) -> u64 {
+        self.shared.successes.load(Ordering::Acquire)
+    }
+
+    /// When the last accepted write finished, `None` before the first.
+    pub fn last_successful_write(&self) -> Option<Instant> {
+        match self.shared.last_success_ns.load(Ordering::Acquire) {
+            0 => None,
+            ns => Some(self.shared.epoch + Duration::from_nanos(ns - 1)),
+        }
+    }
+
+    /// The store-to-write latency so far (see [`StoreToWriteLatency`]).
+    pub fn store_to_write_latency(&self) -> StoreToWriteLatency {
+        let s = &self.shared;
+        let samples = s.latency_count.load(Ordering::Acquire);
+        let sum = s.latency_sum_ns.load(Ordering::Acquire);
+        StoreToWriteLatency {
+            samples,
+            mean: Duration::from_nanos(sum.checked_div(samples).unwrap_or(0)),
+            max: Duration::from_nanos(s.latency_max_ns.load(Ordering::Acquire)),
+            last: Duration::from_nanos(s.latency_last_ns.load(Ordering::Acquire)),
+        }
     }
 
     /// The rate the thread writes at (Hz).
@@ -198,6 +283,17 @@ impl FfbBackend for FfbWriter {
     }
 }
 
+fn record_latency(shared: &Shared, latency_ns: u64) {
+    shared.latency_count.fetch_add(1, Ordering::AcqRel);
+    shared
+        .latency_sum_ns
+        .fetch_add(latency_ns, Ordering::AcqRel);
+    shared
+        .latency_max_ns
+        .fetch_max(latency_ns, Ordering::AcqRel);
+    shared.latency_last_ns.store(latency_ns, Ordering::Release);
+}
+
 fn run<B: FfbBackend>(mut backend: B, shared: &Shared, rate_hz: f64, watchdog: Option<Duration>) {
     // The wheel's latency path: as close to the sim thread's priority as allowed.
     crate::realtime_priority::raise_current_thread(
@@ -211,9 +307,11 @@ fn run<B: FfbBackend>(mut backend: B, shared: &Shared, rate_hz: f64, watchdog: O
     let mut next = Instant::now();
     while !shared.quit.load(Ordering::Acquire) {
         let seq = shared.seq.load(Ordering::Acquire);
+        let stored_at_ns = shared.stored_at_ns.load(Ordering::Acquire);
         let level = f64::from_bits(shared.level_bits.load(Ordering::Acquire));
         let now = start.elapsed();
-        if seq != last_seq {
+        let fresh = seq != last_seq;
+        if fresh {
             last_seq = seq;
             if let Some(d) = dog.as_mut() {
                 d.feed(now);
@@ -225,6 +323,14 @@ fn run<B: FfbBackend>(mut backend: B, shared: &Shared, rate_hz: f64, watchdog: O
             shared.writes.fetch_add(1, Ordering::AcqRel);
             if backend.send_level(out).is_ok() {
                 last_sent = Some(out);
+                let done_ns = shared.now_ns();
+                shared.successes.fetch_add(1, Ordering::AcqRel);
+                shared
+                    .last_success_ns
+                    .store(done_ns.saturating_add(1), Ordering::Release);
+                if fresh {
+                    record_latency(shared, done_ns.saturating_sub(stored_at_ns));
+                }
             } else {
                 shared.failed.store(true, Ordering::Release);
                 last_sent = None;

@@ -17,7 +17,11 @@
 //! [`RENEW_EVERY`] from [`FfbBackend::refresh`], which the writer thread calls every period
 //! whether or not the level changed. A process killed without a word (SIGKILL, a power cut
 //! of the PC side of USB is another matter) then leaves the base at most
-//! [`EFFECT_DURATION_MS`] of its last force. Moza's firmware times a constant force out unless
+//! [`EFFECT_DURATION_MS`] of its last force. The duration is written in the Duration
+//! field's own unit (its Unit Exponent, as hid-pidff's `pidff_rescale_time` does; -3 =
+//! milliseconds in the PID specification's example), rounded up, never 0 and never all ones
+//! (both mean "infinite" to some firmware); a device whose unit is coarser than 100 ms gets
+//! one unit, and [`HidPidBackend::effect_duration`] reports the real bound. Moza's firmware times a constant force out unless
 //! it is restarted anyway (`reference_sims.md` section 4, PCSX2 PR #11906).
 //!
 //! Encoders write into a fixed-size [`Report`] and never allocate; only the descriptor parser
@@ -151,6 +155,9 @@ pub struct Field {
     pub constant: bool,
     /// Usages of the enclosing collections, outermost first.
     pub collections: Vec<u32>,
+    /// Unit exponent (the Unit Exponent global item; 0 when none): a time field counts
+    /// `10^unit_exponent` seconds (-3: milliseconds, the PID specification's example).
+    pub unit_exponent: i32,
 }
 
 /// A report descriptor that could not be parsed.
@@ -176,6 +183,7 @@ struct Globals {
     size: u32,
     count: u32,
     report_id: u8,
+    unit_exponent: i32,
 }
 
 fn unsigned(data: &[u8]) -> u32 {
@@ -264,6 +272,7 @@ pub fn parse_descriptor(bytes: &[u8]) -> Result<Vec<Field>, DescriptorError> {
                     variable: flags & 0x02 != 0,
                     constant: flags & 0x01 != 0,
                     collections: collections.clone(),
+                    unit_exponent: globals.unit_exponent,
                 });
                 // Reports of any length are read (vendor reports of 64 bytes and more are
                 // common on direct-drive bases); only the PID reports the layout uses must fit
@@ -286,6 +295,16 @@ pub fn parse_descriptor(bytes: &[u8]) -> Result<Vec<Field>, DescriptorError> {
             // Global items.
             (1, 0x0) => globals.page = unsigned(data),
             (1, 0x1) => globals.logical_min = signed(data),
+            (1, 0x5) => {
+                // A 4-bit two's-complement nibble (0xD = -3) in the short form, as Linux's
+                // hid-core reads it; a wider value as a signed number.
+                let raw = unsigned(data);
+                globals.unit_exponent = if raw & !0xF == 0 {
+                    i32::try_from(raw).unwrap_or(0) - if raw & 0x8 == 0 { 0 } else { 16 }
+                } else {
+                    signed(data)
+                };
+            }
             (1, 0x2) => {
                 globals.logical_max = signed(data);
                 globals.logical_max_raw = (unsigned(data), data.len());
@@ -326,6 +345,8 @@ pub struct Slot {
     pub logical_min: i32,
     /// Logical maximum.
     pub logical_max: i32,
+    /// Unit exponent of the field (see [`Field::unit_exponent`]).
+    pub unit_exponent: i32,
 }
 
 /// An array slot and the usage-to-value mapping of its choices.
@@ -481,6 +502,7 @@ impl Finder<'_> {
                     size: f.size,
                     logical_min: f.logical_min,
                     logical_max: f.logical_max,
+                    unit_exponent: f.unit_exponent,
                 })
             })
     }
@@ -515,6 +537,7 @@ impl Finder<'_> {
                     size: f.size,
                     logical_min: f.logical_min,
                     logical_max: f.logical_max,
+                    unit_exponent: f.unit_exponent,
                 },
                 usages: f.usages.clone(),
             })
@@ -820,8 +843,16 @@ impl PidLayout {
         }
     }
 
-    /// Set Effect report for constant force `ebi`: duration `duration_ms` (ms, the PID
-    /// default unit; clamped to the field's logical range), full gain,
+    /// The duration a Set Effect for `duration_ms` really asks for, in the device's unit
+    /// (see [`duration_units`]); `None` when the report has no Duration field (the device
+    /// then decides, and nothing bounds the effect but the Stop it is sent).
+    pub fn effective_duration(&self, duration_ms: u16) -> Option<std::time::Duration> {
+        let slot = self.duration?;
+        Some(units_to_duration(slot, duration_units(slot, duration_ms)))
+    }
+
+    /// Set Effect report for constant force `ebi`: duration `duration_ms` (ms), rescaled to
+    /// the Duration field's unit exponent and kept finite ([`duration_units`]), full gain,
     /// no trigger button (all ones, outside the logical range), X axis enabled, direction
     /// enabled at 90° (so the X component is +1; the sign travels in the magnitude, as
     /// section 1.5 recommends for Linux too).
@@ -838,8 +869,7 @@ impl PidLayout {
         r.put(self.set_effect_type.slot, value);
         let all_ones = |s: Slot| (1i64 << s.size.min(62)) - 1;
         if let Some(s) = self.duration {
-            let max = i64::from(s.logical_max).max(1);
-            r.put(s, i64::from(duration_ms).clamp(1, max));
+            r.put(s, duration_units(s, duration_ms));
         }
         for s in [self.trigger_repeat, self.sample_period, self.start_delay]
             .into_iter()
@@ -906,6 +936,42 @@ impl PidLayout {
     }
 }
 
+/// `duration_ms` in the units of a Duration field: `10^unit_exponent` s, as hid-pidff's
+/// `pidff_rescale_time` scales (exponent -3, the PID specification's example, is ms), but
+/// rounded **up** and at least 1, because 0 means "infinite" to some firmware (`OpenFFBoard`,
+/// section 3.2) and the all-ones value is PID's infinite (section 3.4); so at most
+/// `logical_max` and below all ones. A device whose unit is coarser than the request (an
+/// exponent of -1 or more) gets one unit, and [`PidLayout::effective_duration`] says how long
+/// that is.
+pub fn duration_units(slot: Slot, duration_ms: u16) -> i64 {
+    let mut value = i64::from(duration_ms);
+    let mut exponent = slot.unit_exponent.clamp(-12, 12);
+    while exponent < -3 {
+        value = value.saturating_mul(10);
+        exponent += 1;
+    }
+    while exponent > -3 {
+        value = (value + 9) / 10;
+        exponent -= 1;
+    }
+    let all_ones = (1i64 << slot.size.clamp(1, 62)) - 1;
+    let max = i64::from(slot.logical_max).min(all_ones - 1).max(1);
+    value.clamp(1, max)
+}
+
+/// `units` of a time field as a duration (see [`duration_units`]).
+fn units_to_duration(slot: Slot, units: i64) -> std::time::Duration {
+    let units = u64::try_from(units).unwrap_or(0);
+    // The unit in powers of ten of a nanosecond.
+    let exponent = slot.unit_exponent.clamp(-12, 12) + 9;
+    let ten_pow = 10u64.saturating_pow(exponent.unsigned_abs());
+    std::time::Duration::from_nanos(if exponent >= 0 {
+        units.saturating_mul(ten_pow)
+    } else {
+        units / ten_pow
+    })
+}
+
 fn scale_unsigned(fraction: f64, slot: Slot) -> i64 {
     let f = if fraction.is_finite() {
         fraction.clamp(0.0, 1.0)
@@ -945,6 +1011,9 @@ pub struct HidPidBackend<H: HidOutput> {
     stopped: bool,
     /// When the effect was last (re)started, in the writer's time.
     renewed_at: Option<std::time::Duration>,
+    /// How often the effect is restarted: [`RENEW_EVERY`], or less when the device's
+    /// duration unit makes the effect shorter ([`renew_interval`]).
+    renew_every: std::time::Duration,
 }
 
 impl<H: HidOutput> HidPidBackend<H> {
@@ -976,6 +1045,7 @@ impl<H: HidOutput> HidPidBackend<H> {
         let zero = layout.set_magnitude(ebi, 0.0);
         hid.write(zero.bytes())?;
         hid.write(layout.start_effect(ebi)?.bytes())?;
+        let renew_every = renew_interval(layout.effective_duration(EFFECT_DURATION_MS));
         Ok(Self {
             hid,
             layout,
@@ -984,7 +1054,20 @@ impl<H: HidOutput> HidPidBackend<H> {
             last: Some(zero),
             stopped: false,
             renewed_at: None,
+            renew_every,
         })
+    }
+
+    /// How long the effect plays after its last restart: the bound on the torque left by a
+    /// process that dies without stopping it (`None` when the device's Set Effect has no
+    /// Duration field).
+    pub fn effect_duration(&self) -> Option<std::time::Duration> {
+        self.layout.effective_duration(EFFECT_DURATION_MS)
+    }
+
+    /// How often the effect is restarted while it plays.
+    pub fn renew_every(&self) -> std::time::Duration {
+        self.renew_every
     }
 
     /// The HID device (for tests that inspect what was written).
@@ -996,6 +1079,16 @@ impl<H: HidOutput> HidPidBackend<H> {
     pub fn effect_block_index(&self) -> u8 {
         self.ebi
     }
+}
+
+/// The restart interval for an effect of `duration`: [`RENEW_EVERY`], or two fifths of a
+/// shorter duration (a device whose duration field cannot hold 100 ms), at least 1 ms.
+pub fn renew_interval(duration: Option<std::time::Duration>) -> std::time::Duration {
+    duration.map_or(RENEW_EVERY, |d| {
+        RENEW_EVERY
+            .min(d * 2 / 5)
+            .max(std::time::Duration::from_millis(1))
+    })
 }
 
 /// Reads Block Load until the device answers with a result, up to [`BLOCK_LOAD_TRIES`]
@@ -1037,7 +1130,7 @@ impl<H: HidOutput> FfbBackend for HidPidBackend<H> {
         }
         let due = self
             .renewed_at
-            .is_none_or(|at| now.saturating_sub(at) >= RENEW_EVERY || now < at);
+            .is_none_or(|at| now.saturating_sub(at) >= self.renew_every || now < at);
         if due {
             self.hid
                 .write(self.layout.start_effect(self.ebi)?.bytes())?;

@@ -5,9 +5,16 @@
 //! hidapi write `[0x00, b0..b6]` ([`hid_report`]). The G923 `PlayStation`-mode switch is the
 //! one command that needs report ID 0x30 ([`G923_PS_TO_CLASSIC`]).
 //!
-//! [`LogitechClassicBackend`] drives a wheel through any [`HidOutput`]: stop all, fixed-loop
-//! mode off and autocentre off at start, the constant force in slot 1 (first "download and
-//! play", then "refresh"), only changed commands sent, "stop all effects" on stop.
+//! [`LogitechClassicBackend`] drives a wheel through any [`HidOutput`]. Its start-up follows
+//! new-lg4ff's `lg4ff_init` (berarma/new-lg4ff `hid-lg4ff.c` [7b7c192], read for issue 10;
+//! `ffb_input.md` section 2.4 only names the fixed-loop command): autocentre off (`F5`), the
+//! rotation range where the wheel has a range command ([`range_command`], new-lg4ff's
+//! `lg4ff_devices` table), then `lg4ff_init_slots`: fixed-loop mode off (`0D 00`, the module
+//! parameter's default) and one command per slot (the constant-force slot downloaded and
+//! playing at zero, `11 00 80`; slots 2..4 stopped, `23`/`43`/`83`). Gripline adds "stop
+//! all effects" (`F3`) first, so nothing left playing by another program runs while it
+//! starts. Then the constant force is only refreshed (`1C 00 F`), only changed commands are
+//! sent, and "stop all effects" is sent on stop.
 //!
 //! The classic slot commands carry **no duration**: the wheel holds its last force until told
 //! otherwise. A process that exits, panics or gets SIGINT/SIGTERM stops it (the writer's
@@ -108,6 +115,38 @@ pub fn autocentre(magnitude: u16) -> [Command; 2] {
         [0xFE, 0x0D, ka, ka, kb, 0x00, 0x00],
         [0x14, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00],
     ]
+}
+
+/// Slots 2, 3 and 4 stopped, as new-lg4ff's `lg4ff_init_slots` sends them (effect type 0:
+/// `cmd[0] = (0x10 << id) + 3`, the rest zero).
+pub const STOP_OTHER_SLOTS: [Command; 3] = [
+    [0x23, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00],
+    [0x43, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00],
+    [0x83, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00],
+];
+
+/// How a Logitech classic wheel takes its rotation range (new-lg4ff `lg4ff_devices`:
+/// `lg4ff_set_range_dfp`, `lg4ff_set_range_g25` or none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RangeCommand {
+    /// The Driving Force Pro's coarse and fine commands ([`set_range_dfp`]).
+    Dfp,
+    /// `F8 81` ([`set_range_g25`]): G25, Driving Force GT, G27, G29, G923 (classic mode).
+    G25,
+    /// No range command (Driving Force / Formula Force EX, MOMO, MOMO Racing, Speed Force
+    /// Wireless, WingMan): the range is fixed (270° or 180°) and nothing is sent.
+    None,
+}
+
+/// The range command of the Logitech wheel with `product_id` (new-lg4ff `lg4ff_devices`,
+/// IDs from its `hid-ids.h`): DFP c298; G25 c299, DFGT c29a, G27 c29b, G29 c24f, G923 c266;
+/// anything else none.
+pub fn range_command(product_id: u16) -> RangeCommand {
+    match product_id {
+        0xc298 => RangeCommand::Dfp,
+        0xc299 | 0xc29a | 0xc29b | 0xc24f | 0xc266 => RangeCommand::G25,
+        _ => RangeCommand::None,
+    }
 }
 
 /// Lowest settable rotation (deg).
@@ -253,23 +292,53 @@ pub struct LogitechClassicBackend<H: HidOutput> {
 }
 
 impl<H: HidOutput> LogitechClassicBackend<H> {
-    /// Takes over the wheel: stops whatever plays (`F3`), fixed-loop mode off
-    /// ([`FIXED_LOOP_OFF`], as new-lg4ff initialises its slots), autocentre off. `rate_hz`
-    /// is the write rate (new-lg4ff itself updates every 2 ms, i.e. 500 Hz; section 1.5).
+    /// Takes over a wheel whose range command is unknown: [`LogitechClassicBackend::start`]
+    /// with [`RangeCommand::None`] and no range.
     ///
     /// # Errors
     /// The device's write error.
-    pub fn new(mut hid: H, rate_hz: f64) -> Result<Self, FfbError> {
+    pub fn new(hid: H, rate_hz: f64) -> Result<Self, FfbError> {
+        Self::start(hid, RangeCommand::None, None, rate_hz)
+    }
+
+    /// Takes over the wheel with new-lg4ff's start-up (see the module docs): `F3`, `F5`, the
+    /// range `range_deg` (clamped to 40..=900°) when given and the wheel has `range`
+    /// command, `0D 00`, then the four slots. `rate_hz` is the write rate (new-lg4ff itself
+    /// updates every 2 ms, i.e. 500 Hz; section 1.5).
+    ///
+    /// # Errors
+    /// The device's write error.
+    pub fn start(
+        mut hid: H,
+        range: RangeCommand,
+        range_deg: Option<u16>,
+        rate_hz: f64,
+    ) -> Result<Self, FfbError> {
         hid.write(&hid_report(&STOP_ALL))?;
-        hid.write(&hid_report(&FIXED_LOOP_OFF))?;
         hid.write(&hid_report(&AUTOCENTRE_OFF))?;
-        Ok(Self {
+        let mut backend = Self {
             hid,
             rate_hz,
             started: false,
             last_force: None,
             stopped: false,
-        })
+        };
+        if let Some(degrees) = range_deg {
+            match range {
+                RangeCommand::Dfp => backend.set_range(degrees, true)?,
+                RangeCommand::G25 => backend.set_range(degrees, false)?,
+                RangeCommand::None => {}
+            }
+        }
+        backend.hid.write(&hid_report(&FIXED_LOOP_OFF))?;
+        let zero = constant_force(0, SlotOp::DownloadAndPlay);
+        backend.hid.write(&hid_report(&zero))?;
+        for slot in &STOP_OTHER_SLOTS {
+            backend.hid.write(&hid_report(slot))?;
+        }
+        backend.started = true;
+        backend.last_force = Some(force_byte(0));
+        Ok(backend)
     }
 
     /// Sets the rotation range (section 2.7): the Driving Force Pro's coarse and fine
@@ -517,43 +586,73 @@ mod tests {
         );
     }
 
+    /// new-lg4ff's start-up without a range: F3 (Gripline's), F5, 0D 00, the four slots.
+    fn start_up() -> Vec<Vec<u8>> {
+        vec![
+            vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
+            vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
+            vec![0x00, 0x0D, 0, 0, 0, 0, 0, 0],
+            vec![0x00, 0x11, 0x00, 0x80, 0, 0, 0, 0],
+            vec![0x00, 0x23, 0, 0, 0, 0, 0, 0],
+            vec![0x00, 0x43, 0, 0, 0, 0, 0, 0],
+            vec![0x00, 0x83, 0, 0, 0, 0, 0, 0],
+        ]
+    }
+
     #[test]
-    fn range_at_start_and_stop_on_drop() {
+    fn range_commands_follow_new_lg4ffs_wheel_table() {
+        assert_eq!(range_command(0xc298), RangeCommand::Dfp);
+        for g25_like in [0xc299, 0xc29a, 0xc29b, 0xc24f, 0xc266] {
+            assert_eq!(range_command(g25_like), RangeCommand::G25, "{g25_like:04x}");
+        }
+        for fixed in [0xc294, 0xc295, 0xca03, 0xc29c] {
+            assert_eq!(range_command(fixed), RangeCommand::None, "{fixed:04x}");
+        }
+        // The DFP special case of hidapi_device and this table agree.
+        assert_eq!(
+            range_command(crate::ffb::hidapi_device::PID_LOGITECH_DFP),
+            RangeCommand::Dfp
+        );
+    }
+
+    // new-lg4ff lg4ff_init: autocentre off, range, then lg4ff_init_slots (0D fixed loop,
+    // slot 1 constant at zero, slots 2..4 stopped); updates are refreshes (1C).
+    #[test]
+    fn start_up_is_new_lg4ffs_byte_for_byte() {
         let mut hid = RecordingHid::default();
         {
-            let mut b = LogitechClassicBackend::new(&mut hid, 500.0).unwrap();
-            b.set_range(900, false).unwrap();
+            let mut b =
+                LogitechClassicBackend::start(&mut hid, RangeCommand::G25, Some(900), 500.0)
+                    .unwrap();
             b.send_level(0.25).unwrap();
         }
-        assert_eq!(
-            hid.outputs(),
-            [
-                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0x0D, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0xF8, 0x81, 0x84, 0x03, 0, 0, 0],
-                vec![0x00, 0x11, 0x00, 0xA0, 0, 0, 0, 0],
-                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
-            ]
-        );
+        let mut expected = start_up();
+        expected.insert(2, vec![0x00, 0xF8, 0x81, 0x84, 0x03, 0, 0, 0]);
+        expected.push(vec![0x00, 0x1C, 0x00, 0xA0, 0, 0, 0, 0]);
+        expected.push(vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0]); // stop on drop
+        assert_eq!(hid.outputs(), expected);
         // Driving Force Pro range, and no second stop on drop after an explicit stop.
         let mut hid = RecordingHid::default();
         {
-            let mut b = LogitechClassicBackend::new(&mut hid, 500.0).unwrap();
-            b.set_range(540, true).unwrap();
+            let mut b =
+                LogitechClassicBackend::start(&mut hid, RangeCommand::Dfp, Some(540), 500.0)
+                    .unwrap();
             b.stop().unwrap();
         }
-        assert_eq!(
-            hid.outputs(),
-            [
-                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0x0D, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0xF8, 0x03, 0, 0, 0, 0, 0],
-                vec![0x00, 0x81, 0x0B, 0x33, 0xCC, 0xFF, 0xA4, 0xFF],
-                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
-            ]
+        let mut expected = start_up();
+        expected.insert(2, vec![0x00, 0xF8, 0x03, 0, 0, 0, 0, 0]);
+        expected.insert(3, vec![0x00, 0x81, 0x0B, 0x33, 0xCC, 0xFF, 0xA4, 0xFF]);
+        expected.push(vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(hid.outputs(), expected);
+        // A MOMO has no range command: none is sent, whatever was asked.
+        let mut hid = RecordingHid::default();
+        drop(
+            LogitechClassicBackend::start(&mut hid, range_command(0xc295), Some(900), 500.0)
+                .unwrap(),
         );
+        let mut expected = start_up();
+        expected.push(vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(hid.outputs(), expected);
     }
 
     #[test]
@@ -567,17 +666,14 @@ mod tests {
         b.hid.fail = None;
         b.send_level(-0.5).unwrap();
         drop(b);
-        assert_eq!(
-            hid.outputs(),
-            [
-                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0x0D, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0x11, 0x00, 0xC0, 0, 0, 0, 0],
-                vec![0x00, 0x11, 0x00, 0x40, 0, 0, 0, 0],
-                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
-            ]
-        );
+        let mut expected = start_up();
+        expected.extend([
+            vec![0x00, 0x1C, 0x00, 0xC0, 0, 0, 0, 0],
+            // The failed stop may have stopped the slot: downloaded and played again.
+            vec![0x00, 0x11, 0x00, 0x40, 0, 0, 0, 0],
+            vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
+        ]);
+        assert_eq!(hid.outputs(), expected);
         // A wheel that is gone at start is an error too.
         let gone = RecordingHid {
             fail: Some(FfbError::Disconnected),
@@ -592,22 +688,19 @@ mod tests {
     #[test]
     fn backend_sends_autocentre_off_then_slot_commands_and_stop() {
         let mut b = LogitechClassicBackend::new(RecordingHid::default(), 500.0).unwrap();
-        b.send_level(0.0).unwrap();
-        b.send_level(0.0).unwrap(); // unchanged: not sent again
+        b.send_level(0.0).unwrap(); // zero already plays since start-up: not sent
         b.send_level(0.5).unwrap();
+        b.send_level(0.5).unwrap(); // unchanged: not sent again
         b.send_level(-1.0).unwrap();
         b.stop().unwrap();
-        assert_eq!(
-            b.hid().outputs(),
-            [
-                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0x0D, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0xF5, 0, 0, 0, 0, 0, 0],
-                vec![0x00, 0x11, 0x00, 0x80, 0, 0, 0, 0],
-                vec![0x00, 0x1C, 0x00, 0xC0, 0, 0, 0, 0],
-                vec![0x00, 0x1C, 0x00, 0x00, 0, 0, 0, 0],
-                vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
-            ]
-        );
+        b.send_level(0.5).unwrap(); // after a stop: downloaded and played again
+        let mut expected = start_up();
+        expected.extend([
+            vec![0x00, 0x1C, 0x00, 0xC0, 0, 0, 0, 0],
+            vec![0x00, 0x1C, 0x00, 0x00, 0, 0, 0, 0],
+            vec![0x00, 0xF3, 0, 0, 0, 0, 0, 0],
+            vec![0x00, 0x11, 0x00, 0xC0, 0, 0, 0, 0],
+        ]);
+        assert_eq!(b.hid().outputs(), expected);
     }
 }

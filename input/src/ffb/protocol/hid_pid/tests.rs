@@ -50,7 +50,9 @@ fn descriptor(control: &[u8]) -> Vec<u8> {
     d.extend_from_slice(&[
         0x15, 0x01, 0x25, 0x0B, 0x75, 0x08, 0x95, 0x01, 0x91, 0x00, 0xC0, // array 1..11
         0x09, 0x50, 0x09, 0x54, 0x09, 0x51, 0x09, 0xA7, // Duration, Repeat, Sample, Delay
+        0x66, 0x03, 0x10, 0x55, 0xFD, // Unit: time (s), Unit Exponent -3: milliseconds
         0x15, 0x00, 0x26, 0xFF, 0x7F, 0x75, 0x10, 0x95, 0x04, 0x91, 0x02, // 4 x u16
+        0x66, 0x00, 0x00, 0x55, 0x00, // no unit from here on
         0x09, 0x52, 0x15, 0x00, 0x26, 0xFF, 0x00, 0x75, 0x08, 0x95, 0x01, 0x91, 0x02, // Gain
         0x09, 0x53, 0x15, 0x01, 0x25, 0x08, 0x75, 0x08, 0x95, 0x01, 0x91, 0x42, // Trigger
         0x09, 0x55, 0xA1, 0x02, 0x05, 0x01, 0x09, 0x30, 0x09, 0x31, // Axes Enable: X, Y
@@ -132,7 +134,8 @@ fn parser_finds_report_ids_and_layout() {
             bit_offset: 8,
             size: 16,
             logical_min: -32767,
-            logical_max: 32767
+            logical_max: 32767,
+            unit_exponent: 0,
         }
     );
     assert_eq!(
@@ -439,7 +442,9 @@ fn the_effect_is_renewed_on_time_and_lapses_within_its_duration() {
     // The effect never runs out while the writer lives...
     assert!(longest_gap < Duration::from_millis(u64::from(EFFECT_DURATION_MS)));
     // ...and when it dies, the last start plays at most the effect's duration: the duration
-    // sent with the effect is that bound.
+    // sent with the effect is that bound, 100 ms in the field's milliseconds.
+    assert_eq!(b.effect_duration(), Some(Duration::from_millis(100)));
+    assert_eq!(b.renew_every(), RENEW_EVERY);
     assert!(b.hid().log.contains(&HidTransfer::Output(vec![
         0x01, 0x01, 0x01, 0x64, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0x05, 0x28,
         0x23, 0x00, 0x00
@@ -468,5 +473,88 @@ fn a_long_vendor_report_beside_the_pid_reports_is_accepted() {
             .set_constant_effect(1, EFFECT_DURATION_MS)
             .unwrap()
             .bytes()
+    );
+}
+
+/// A Duration field with unit exponent `exponent`, `size` bits and logical maximum `max`.
+fn time_slot(exponent: i32, size: u32, max: i32) -> Slot {
+    Slot {
+        bit_offset: 0,
+        size,
+        logical_min: 0,
+        logical_max: max,
+        unit_exponent: exponent,
+    }
+}
+
+#[test]
+fn the_duration_follows_the_fields_unit_and_stays_finite() {
+    use std::time::Duration;
+    // The test descriptor declares milliseconds (exponent -3, as the PID specification's
+    // example and OpenFFBoard do): 100 ms is 100 = 0x64 in bytes 3..5 of Set Effect.
+    let l = layout();
+    assert_eq!(l.duration.map(|s| s.unit_exponent), Some(-3));
+    assert_eq!(
+        &l.set_constant_effect(1, 100).unwrap().bytes()[3..5],
+        &[0x64, 0x00]
+    );
+    assert_eq!(
+        l.effective_duration(EFFECT_DURATION_MS),
+        Some(Duration::from_millis(100))
+    );
+    // Other units are rescaled like hid-pidff's pidff_rescale_time, rounding up.
+    assert_eq!(duration_units(time_slot(-4, 16, 0x7FFF), 100), 1000); // 0.1 ms units
+    assert_eq!(duration_units(time_slot(-2, 16, 0x7FFF), 100), 10); // 10 ms units
+    assert_eq!(duration_units(time_slot(-2, 16, 0x7FFF), 95), 10);
+    // Seconds (or no unit exponent at all): one unit, never 0 (infinite to some firmware)...
+    assert_eq!(duration_units(time_slot(0, 16, 0x7FFF), 100), 1);
+    assert_eq!(
+        units_to_duration(time_slot(0, 16, 0x7FFF), 1),
+        Duration::from_secs(1)
+    );
+    // ...and never PID's infinite (all ones), even where the logical maximum allows it.
+    assert_eq!(duration_units(time_slot(-6, 16, 0xFFFF), 100), 0xFFFE);
+    assert_eq!(duration_units(time_slot(-3, 8, 0xFF), 1000), 0xFE);
+    assert_eq!(duration_units(time_slot(-3, 16, 0x7FFF), 0), 1);
+    assert_eq!(
+        units_to_duration(time_slot(-4, 16, 0x7FFF), 1000),
+        Duration::from_millis(100)
+    );
+}
+
+#[test]
+fn unit_exponents_are_read_like_hid_core() {
+    // Short nibble form (0x0D = -3), signed byte form (0xFD = -3), positive nibble.
+    for (item, expected) in [
+        (vec![0x55, 0x0D], -3),
+        (vec![0x55, 0xFD], -3),
+        (vec![0x55, 0x02], 2),
+    ] {
+        let mut d = vec![0x05, 0x0F, 0x09, 0x21, 0xA1, 0x02, 0x85, 0x01];
+        d.extend_from_slice(&item);
+        d.extend_from_slice(&[
+            0x09, 0x50, 0x15, 0x00, 0x26, 0xFF, 0x7F, 0x75, 0x10, 0x95, 0x01,
+        ]);
+        d.extend_from_slice(&[0x91, 0x02, 0xC0]);
+        let fields = parse_descriptor(&d).unwrap();
+        assert_eq!(fields[0].unit_exponent, expected, "{item:02x?}");
+    }
+}
+
+#[test]
+fn a_short_duration_field_is_renewed_faster() {
+    use std::time::Duration;
+    assert_eq!(
+        renew_interval(Some(Duration::from_millis(100))),
+        RENEW_EVERY
+    );
+    assert_eq!(renew_interval(None), RENEW_EVERY);
+    assert_eq!(
+        renew_interval(Some(Duration::from_millis(50))),
+        Duration::from_millis(20)
+    );
+    assert_eq!(
+        renew_interval(Some(Duration::from_micros(100))),
+        Duration::from_millis(1)
     );
 }
