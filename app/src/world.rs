@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use glam::{DVec2, DVec3};
 use gripline_config::assets;
 use gripline_config::track_file::{LoadedTrack, load_track};
-use gripline_physics::ground::{FlatGround, Ground, GroundHit};
+use gripline_physics::ground::{FlatGround, Ground, GroundHit, RayHint};
 use gripline_physics::track::ReferenceGeometry;
 
 /// Name of the built-in endless flat asphalt plane.
@@ -104,6 +104,22 @@ impl Ground for World {
         match self {
             World::Flat(g) => g.ray_cast(origin, direction, max_distance),
             World::Track(t) => t.mesh.ray_cast(origin, direction, max_distance),
+        }
+    }
+
+    #[inline]
+    fn ray_cast_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        match self {
+            World::Flat(g) => g.ray_cast(origin, direction, max_distance),
+            World::Track(t) => t
+                .mesh
+                .ray_cast_hinted(origin, direction, max_distance, hint),
         }
     }
 }

@@ -61,7 +61,7 @@ impl<'w> Sim<'w> {
     }
 
     /// The state after the last tick.
-    pub fn snapshot(&self) -> Snapshot {
+    pub fn snapshot(&self) -> &Snapshot {
         self.vehicle.snapshot()
     }
 

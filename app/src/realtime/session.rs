@@ -230,15 +230,16 @@ impl Session {
         if !(s.position.is_finite() && s.orientation.is_finite()) || s.position.z < FLOOR_Z_M {
             return false;
         }
+        let time_s = s.time_s;
         let rear = self.rear_axle();
         if let Some(timer) = &mut self.lap_timer {
-            timer.update(rear, s.time_s);
+            timer.update(rear, time_s);
         }
         true
     }
 
     /// The state after the last tick.
-    pub fn snapshot(&self) -> Snapshot {
+    pub fn snapshot(&self) -> &Snapshot {
         self.vehicle.snapshot()
     }
 

@@ -316,7 +316,7 @@ impl SimCore {
         let stamped = Stamped {
             tick: self.tick,
             epoch: self.epoch,
-            snapshot: self.session.snapshot(),
+            snapshot: *self.session.snapshot(),
             wheel_rotation_rad: self.wheel_rotation_rad,
             hud: HudFrame {
                 ffb_level,

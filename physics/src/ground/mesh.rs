@@ -13,9 +13,11 @@
 use std::fmt;
 
 use glam::DVec3;
-use parry3d_f64::query::Ray;
+use parry3d_f64::bounding_volume::Aabb;
+use parry3d_f64::query::{Ray, RayCast};
 use parry3d_f64::shape::{CompositeShapeRef, TriMesh};
 
+use super::neighbourhood::{Neighbourhoods, RayHint};
 use super::{Ground, GroundHit, Surface};
 
 /// Why a [`TriangleMesh`] could not be built.
@@ -65,6 +67,8 @@ pub struct TriangleMesh {
     normals: Vec<DVec3>,
     aabb_min: DVec3,
     aabb_max: DVec3,
+    /// Each triangle's neighbourhood, for hinted queries.
+    neighbourhoods: Neighbourhoods,
 }
 
 impl fmt::Debug for TriangleMesh {
@@ -139,12 +143,23 @@ impl TriangleMesh {
             |(lo, hi), v| (lo.min(*v), hi.max(*v)),
         );
         let shape = TriMesh::new(vertices, triangles).map_err(|_| MeshError::Empty)?;
+        let boxes: Vec<(DVec3, DVec3)> = (0..shape.num_triangles())
+            .map(|i| {
+                let aabb = shape.triangle(i as u32).local_aabb();
+                (aabb.mins, aabb.maxs)
+            })
+            .collect();
+        let bvh = shape.bvh();
+        let neighbourhoods = Neighbourhoods::build(&boxes, |lo, hi, row| {
+            row.extend(bvh.intersect_aabb(&Aabb::new(lo, hi)));
+        });
         Ok(Self {
             shape,
             surfaces,
             normals,
             aabb_min,
             aabb_max,
+            neighbourhoods,
         })
     }
 
@@ -207,6 +222,67 @@ impl TriangleMesh {
         Some((index, hit))
     }
 
+    /// Like [`TriangleMesh::ray_cast_triangle`], exactly (the same triangle and distance), but
+    /// first testing only the neighbourhood of the triangle `hint` remembers when the whole
+    /// ray lies inside its cover box; otherwise the BVH. Updates `hint` to the triangle hit.
+    /// See [`super::neighbourhood`].
+    pub fn ray_cast_triangle_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<(usize, GroundHit)> {
+        if !(origin.is_finite() && direction.is_finite() && max_distance >= 0.0) {
+            return None;
+        }
+        let end = origin + direction * max_distance;
+        let candidates = hint
+            .triangle()
+            .and_then(|t| self.neighbourhoods.candidates(t, origin, end));
+        let Some(candidates) = candidates else {
+            let found = self.ray_cast_triangle(origin, direction, max_distance);
+            if let Some((triangle, _)) = found {
+                hint.remember(triangle);
+            }
+            return found;
+        };
+        let ray = Ray::new(origin, direction);
+        // The BVH's rules: a hit must come strictly before the best so far (the first found
+        // wins a tie) and strictly before `max_distance`.
+        let mut best = (usize::MAX, max_distance);
+        let (lo, hi) = (origin.min(end), origin.max(end));
+        for &t in candidates {
+            if !self.neighbourhoods.box_touches(t as usize, lo, hi) {
+                continue;
+            }
+            if let Some(toi) = self.shape.triangle(t).cast_local_ray(&ray, best.1, true)
+                && toi < best.1
+            {
+                best = (t as usize, toi);
+            }
+        }
+        let (index, distance) = best;
+        if index == usize::MAX {
+            return None;
+        }
+        hint.remember(index);
+        Some((
+            index,
+            GroundHit {
+                point: origin + direction * distance,
+                normal: *self.normals.get(index)?,
+                distance,
+                surface: *self.surfaces.get(index)?,
+            },
+        ))
+    }
+
+    /// Size of the triangles' neighbourhoods for hinted queries: (largest, mean).
+    pub fn neighbourhood_size(&self) -> (usize, f64) {
+        (self.neighbourhoods.largest(), self.neighbourhoods.mean())
+    }
+
     /// Height of the ground at `(x, y)`: the highest surface below `z_from` (m), with its hit.
     /// A convenience for placing objects; physics uses [`Ground::ray_cast`].
     pub fn height_below(&self, x: f64, y: f64, z_from: f64) -> Option<GroundHit> {
@@ -219,6 +295,17 @@ impl TriangleMesh {
 impl Ground for TriangleMesh {
     fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
         self.ray_cast_triangle(origin, direction, max_distance)
+            .map(|(_, hit)| hit)
+    }
+
+    fn ray_cast_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        self.ray_cast_triangle_hinted(origin, direction, max_distance, hint)
             .map(|(_, hit)| hit)
     }
 }
@@ -466,5 +553,86 @@ mod tests {
             }
         }
         assert!(hits > 500, "the test should mostly hit: {hits}");
+    }
+
+    /// The bumpy random grid of the brute-force test, `n` vertices a side, `spacing` m apart.
+    fn bumpy_grid(rng: &mut XorShift, n: u32, spacing: f64) -> TriangleMesh {
+        let mut vertices = Vec::new();
+        for j in 0..n {
+            for i in 0..n {
+                vertices.push(DVec3::new(
+                    f64::from(i) * spacing,
+                    f64::from(j) * spacing,
+                    rng.range(-0.5, 0.5),
+                ));
+            }
+        }
+        let mut triangles = Vec::new();
+        for j in 0..n - 1 {
+            for i in 0..n - 1 {
+                let a = j * n + i;
+                let (b, c, d) = (a + 1, a + n, a + n + 1);
+                triangles.push([a, b, d]);
+                triangles.push([a, d, c]);
+            }
+        }
+        let surfaces = (0..triangles.len())
+            .map(|_| Surface::ALL[usize::from(rng.byte()) % 8])
+            .collect();
+        TriangleMesh::new(vertices, triangles, surfaces).expect("valid")
+    }
+
+    #[test]
+    fn hinted_queries_equal_the_bvh_along_a_path_and_with_any_hint() {
+        let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+        let mesh = bumpy_grid(&mut rng, 41, 1.0);
+        let (largest, mean) = mesh.neighbourhood_size();
+        assert!(largest >= 1 && mean >= 1.0);
+        // A "wheel" wandering over the grid: small steps (coherent), with jumps now and then
+        // (the hint is stale), rays tilted and of random reach (some miss).
+        let mut hint = RayHint::default();
+        let mut at = DVec3::new(20.0, 20.0, 1.0);
+        let (mut reused, mut misses) = (0, 0);
+        for step in 0..20_000 {
+            if step % 997 == 0 {
+                at.x = rng.range(-3.0, 43.0);
+                at.y = rng.range(-3.0, 43.0);
+            }
+            at.x += rng.range(-0.08, 0.1);
+            at.y += rng.range(-0.08, 0.1);
+            if at.x > 43.0 || at.y > 43.0 {
+                at.x = rng.range(0.0, 5.0);
+                at.y = rng.range(0.0, 5.0);
+            }
+            let d = DVec3::new(rng.range(-0.2, 0.2), rng.range(-0.2, 0.2), -1.0).normalize();
+            let max = rng.range(0.2, 2.0);
+            let before = hint;
+            let hinted = mesh.ray_cast_triangle_hinted(at, d, max, &mut hint);
+            let full = mesh.ray_cast_triangle(at, d, max);
+            assert_eq!(hinted, full, "step {step}: {at} {d} {max} hint {before:?}");
+            if before.triangle().is_some() {
+                reused += 1;
+            }
+            if full.is_none() {
+                misses += 1;
+            }
+            // Any hint at all, even a wrong one, gives the same answer.
+            let mut wrong = RayHint::default();
+            wrong.remember(usize::from(rng.byte()) * 12);
+            assert_eq!(mesh.ray_cast_triangle_hinted(at, d, max, &mut wrong), full);
+        }
+        assert!(reused > 15_000 && misses > 100, "{reused} {misses}");
+        // Non-finite rays: no hit, no panic, whatever the hint.
+        let mut hint = RayHint::default();
+        hint.remember(3);
+        assert!(
+            mesh.ray_cast_triangle_hinted(DVec3::NAN, DVec3::NEG_Z, 1.0, &mut hint)
+                .is_none()
+        );
+        hint.remember(usize::MAX - 1);
+        assert!(
+            mesh.ray_cast_triangle_hinted(DVec3::new(5.0, 5.0, 1.0), DVec3::NEG_Z, 2.0, &mut hint)
+                .is_some()
+        );
     }
 }

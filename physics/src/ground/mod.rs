@@ -7,8 +7,10 @@
 //! (`crate::track`).
 
 pub mod mesh;
+pub mod neighbourhood;
 
 pub use mesh::{MeshError, TriangleMesh};
+pub use neighbourhood::RayHint;
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -104,6 +106,20 @@ pub trait Ground {
     /// First hit of the ray from `origin` along the unit vector `direction`, no farther than
     /// `max_distance`, or `None`. Must not allocate: it runs for every wheel at 1 kHz.
     fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit>;
+
+    /// Exactly [`Ground::ray_cast`], possibly faster: `hint` remembers where the previous
+    /// query of the same source hit (one hint per wheel or probe, kept between ticks).
+    /// A hint never changes the result. The default ignores it.
+    fn ray_cast_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        let _ = hint;
+        self.ray_cast(origin, direction, max_distance)
+    }
 }
 
 /// An infinite horizontal plane at height `z` of one surface: for tests and the empty world.

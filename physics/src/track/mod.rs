@@ -23,7 +23,7 @@ mod tests;
 
 use glam::DVec3;
 
-use crate::ground::{Ground, GroundHit, MeshError, TriangleMesh};
+use crate::ground::{Ground, GroundHit, MeshError, RayHint, TriangleMesh};
 use crate::validate::Violations;
 
 pub use centre_line::{CentreLine, CentreLineSample, Projection};
@@ -122,6 +122,17 @@ impl TrackMesh {
 impl Ground for TrackMesh {
     fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
         self.ground.ray_cast(origin, direction, max_distance)
+    }
+
+    fn ray_cast_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        self.ground
+            .ray_cast_hinted(origin, direction, max_distance, hint)
     }
 }
 

@@ -24,7 +24,7 @@ use glam::DVec3;
 
 use super::chassis::RigidBody;
 use super::params::BodyParams;
-use crate::ground::Ground;
+use crate::ground::{Ground, RayHint};
 
 /// Number of body contact points.
 pub const BODY_POINTS: usize = 12;
@@ -74,20 +74,24 @@ pub fn body_contact_loads(
     body: &RigidBody,
     ground: &impl Ground,
     wheel_plane: Option<(DVec3, DVec3)>,
+    hints: &mut [RayHint; BODY_POINTS],
 ) -> (DVec3, DVec3, usize) {
     let mut force = DVec3::ZERO;
     let mut torque = DVec3::ZERO;
     let mut touching = 0;
-    for &p in points {
+    for (&p, hint) in points.iter().zip(hints) {
         let world = body.pose.world_point(p);
         if let Some((origin, normal)) = wheel_plane
             && (world - origin).dot(normal) > CULL_HEIGHT_M
         {
             continue;
         }
-        let Some(hit) =
-            ground.ray_cast(world + DVec3::Z * PROBE_HEIGHT_M, -DVec3::Z, PROBE_HEIGHT_M)
-        else {
+        let Some(hit) = ground.ray_cast_hinted(
+            world + DVec3::Z * PROBE_HEIGHT_M,
+            -DVec3::Z,
+            PROBE_HEIGHT_M,
+            hint,
+        ) else {
             continue;
         };
         let n = hit.normal;
@@ -137,7 +141,14 @@ mod tests {
         let mut body = RigidBody::default();
         // Underside 1 cm below the ground.
         body.pose.position.z = 0.45 - 0.12 - 0.01;
-        let (f, _, n) = body_contact_loads(&p.body, &pts, &body, &FlatGround::default(), None);
+        let (f, _, n) = body_contact_loads(
+            &p.body,
+            &pts,
+            &body,
+            &FlatGround::default(),
+            None,
+            &mut [RayHint::default(); BODY_POINTS],
+        );
         assert_eq!(n, 6);
         assert!((f.z - 6.0 * 1.0e6 * 0.01).abs() < 1e-6, "{f}");
     }

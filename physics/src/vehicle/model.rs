@@ -37,7 +37,7 @@ use super::wheel::{
     contact_damping_time, contact_kinematics, tyre_figures,
 };
 use crate::controls::Controls;
-use crate::ground::Ground;
+use crate::ground::{Ground, RayHint};
 use crate::powertrain::{Drivetrain, Powertrain, WheelLoad, WheelSpin};
 use crate::tire::{Tire, TireInput, TireModel, TireOutput};
 use crate::validate::{Validate, Validator, Violations};
@@ -48,6 +48,13 @@ pub const HARDPOINT_CLEARANCE_M: f64 = 0.1;
 
 /// Relative step in kappa of the finite difference that finds the tyre's local slope.
 const KAPPA_STEP: f64 = 1e-4;
+
+/// The ground queries' hints of the four wheels and the body probes.
+#[derive(Clone, Copy, Debug, Default)]
+struct GroundHints {
+    wheels: [RayHint; 4],
+    body: [RayHint; BODY_POINTS],
+}
 
 /// The vehicle: chassis, suspension, wheels and tyres, steering, brakes, aids, aero and the
 /// powertrain, advanced by [`Vehicle::step`].
@@ -62,6 +69,9 @@ pub struct Vehicle {
     body: RigidBody,
     spins: [WheelSpin; 4],
     deflections: [TreadDeflection; 4],
+    /// Where each wheel's and each body probe's ground query hit last tick: a cache that
+    /// speeds the next query up and never changes its result.
+    ground_hints: GroundHints,
     abs: Abs,
     tc: TractionControl,
     powertrain: Powertrain,
@@ -149,6 +159,7 @@ impl Vehicle {
             body: RigidBody::default(),
             spins,
             deflections: [TreadDeflection::default(); 4],
+            ground_hints: GroundHints::default(),
             abs: Abs::default(),
             tc: TractionControl::default(),
             time_s: 0.0,
@@ -249,8 +260,8 @@ impl Vehicle {
     }
 
     /// Telemetry of the last step.
-    pub fn snapshot(&self) -> Snapshot {
-        self.snapshot
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.snapshot
     }
 
     /// The pose at which the car stands at static ride height on a plane through
@@ -358,8 +369,10 @@ impl Vehicle {
                 .road_wheel_angles(steering_wheel, p.chassis.wheelbase_m, p.front.track_m);
 
         // 2. Contacts.
-        let contacts: [ContactGeometry; 4] =
-            std::array::from_fn(|i| self.corners[i].find_contact(&self.body, ground));
+        let hints = &mut self.ground_hints.wheels;
+        let contacts: [ContactGeometry; 4] = std::array::from_fn(|i| {
+            self.corners[i].find_contact(&self.body, ground, &mut hints[i])
+        });
 
         // 3. Suspension forces and tyre loads.
         let mut suspension = [0.0; 4];
@@ -578,8 +591,14 @@ impl Vehicle {
                 touching.normal.try_normalize().unwrap_or(DVec3::Z),
             )
         });
-        let (body_force, body_torque, body_contacts) =
-            body_contact_loads(&p.body, &self.body_points, &self.body, ground, wheel_plane);
+        let (body_force, body_torque, body_contacts) = body_contact_loads(
+            &p.body,
+            &self.body_points,
+            &self.body,
+            ground,
+            wheel_plane,
+            &mut self.ground_hints.body,
+        );
         force += body_force;
         torque += body_torque;
         self.body.integrate(force, torque, mass, self.inertia, dt);

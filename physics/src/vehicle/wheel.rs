@@ -104,7 +104,7 @@ use glam::{DQuat, DVec3};
 
 use super::chassis::RigidBody;
 use super::params::WheelParams;
-use crate::ground::{Ground, Surface};
+use crate::ground::{Ground, RayHint, Surface};
 use crate::tire::{Tire, TireInput, TireModel};
 
 /// Smallest speed (m/s) passed to tyre models as `vx`: the transient slips carry the slip at
@@ -172,7 +172,14 @@ pub struct ContactGeometry {
 
 impl Corner {
     /// Finds the ground under this corner of `body`.
-    pub fn find_contact(&self, body: &RigidBody, ground: &impl Ground) -> ContactGeometry {
+    /// `hint` is this corner's ground-query cache (see [`RayHint`]); it never changes the
+    /// result.
+    pub fn find_contact(
+        &self,
+        body: &RigidBody,
+        ground: &impl Ground,
+        hint: &mut RayHint,
+    ) -> ContactGeometry {
         let q = body.pose.orientation;
         let hardpoint = body.pose.world_point(self.hardpoint);
         let axis = q.mul_vec3(-DVec3::Z);
@@ -187,7 +194,7 @@ impl Corner {
             surface: Surface::default(),
         };
         let reach = self.max_length + self.radius / MIN_AXIS_COSINE;
-        let Some(hit) = ground.ray_cast(hardpoint, axis, reach) else {
+        let Some(hit) = ground.ray_cast_hinted(hardpoint, axis, reach, hint) else {
             return none;
         };
         let cosine = -axis.dot(hit.normal);
@@ -460,11 +467,11 @@ mod tests {
         let mut body = RigidBody::default();
         body.pose.position = DVec3::new(0.0, 0.0, 0.55);
         body.velocity = DVec3::new(10.0, 0.0, -0.2);
-        let c = corner().find_contact(&body, &FlatGround::default());
+        let c = corner().find_contact(&body, &FlatGround::default(), &mut RayHint::default());
         // Hardpoint at 0.75 m: the wheel hangs 5 cm above the ground.
         assert!(!c.contact);
         body.pose.position.z = 0.4;
-        let c = corner().find_contact(&body, &FlatGround::default());
+        let c = corner().find_contact(&body, &FlatGround::default(), &mut RayHint::default());
         assert!(c.contact);
         assert!((c.compression - 0.1).abs() < 1e-12);
         assert!((c.compression_rate - 0.2).abs() < 1e-12);
@@ -477,7 +484,7 @@ mod tests {
         body.pose.position = DVec3::new(0.0, 0.0, 0.4);
         // Car moving forward and sliding to the left: positive lateral slip velocity.
         body.velocity = DVec3::new(10.0, 1.0, 0.0);
-        let c = corner().find_contact(&body, &FlatGround::default());
+        let c = corner().find_contact(&body, &FlatGround::default(), &mut RayHint::default());
         let k = contact_kinematics(&body, &c, 0.0, 0.0);
         assert!((k.vx - 10.0).abs() < 1e-12 && (k.vy - 1.0).abs() < 1e-12);
         // Steering left by 0.1 rad turns the heading left: velocity now to the right of it.

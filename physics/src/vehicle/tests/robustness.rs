@@ -83,7 +83,7 @@ fn random_controls_never_give_non_finite_states() {
             }
             hold -= 1;
             v.step(&controls, &Stripes, DT);
-            let s = v.snapshot();
+            let s = *v.snapshot();
             assert!(
                 s.position.is_finite()
                     && s.orientation.is_finite()
@@ -111,7 +111,7 @@ fn random_controls_never_give_non_finite_states() {
                 );
             }
         }
-        let s = v.snapshot();
+        let s = *v.snapshot();
         eprintln!(
             "{}: after 10 s at {:.1} m/s, {:.0} m from the start",
             tire.family(),
@@ -126,7 +126,7 @@ fn random_controls_never_give_non_finite_states() {
 fn garbage_controls_and_time_steps_are_harmless() {
     let mut v = car_on(&families()[0]);
     let g = FlatGround::default();
-    let before = v.snapshot();
+    let before = *v.snapshot();
     v.step(&Controls::default(), &g, f64::NAN);
     v.step(&Controls::default(), &g, 0.0);
     v.step(&Controls::default(), &g, -1.0);
@@ -166,7 +166,7 @@ fn lost_cars_stay_finite() {
             20.0,
             DT,
         );
-        let s = v.snapshot();
+        let s = *v.snapshot();
         eprintln!(
             "lost car from {start}: now at {} moving {:.1} m/s",
             s.position, s.speed_m_per_s
@@ -190,7 +190,7 @@ fn every_family_parks_and_holds_on_a_grade() {
             10.0,
             DT,
         );
-        let level = v.snapshot();
+        let level = *v.snapshot();
         let level_drift = level.position.truncate().length();
         for heading in [0.0, PI] {
             let pose = v.pose_at_rest(DVec3::ZERO, plane.normal, heading);
