@@ -55,10 +55,10 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         if !session.step(&controls) {
             session.reset();
         }
-        spin.advance(&session.snapshot(), DT_S);
+        spin.advance(session.snapshot(), DT_S);
     }
     let snapshot = session.snapshot();
-    let pose = VehiclePose::from_snapshot(&snapshot, &spin);
+    let pose = VehiclePose::from_snapshot(snapshot, &spin);
     let mut camera = Camera::new(args.camera.into());
     if let Some(fov) = args.fov {
         camera.fov_deg = fov;

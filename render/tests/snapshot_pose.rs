@@ -27,10 +27,10 @@ fn settled_physics_wheels_sit_in_the_model_s_arches() {
         let mut spin = SpinAngles::default();
         for _ in 0..2000 {
             vehicle.step(&controls, &track.mesh, 0.001);
-            spin.advance(&vehicle.snapshot(), 0.001);
+            spin.advance(vehicle.snapshot(), 0.001);
         }
         let snapshot = vehicle.snapshot();
-        let pose = VehiclePose::from_snapshot(&snapshot, &spin);
+        let pose = VehiclePose::from_snapshot(snapshot, &spin);
         for i in 0..4 {
             let body = pose.orientation.inverse() * (pose.wheels[i].centre_world - pose.position);
             let model = visual.static_wheel_centre_body(i);

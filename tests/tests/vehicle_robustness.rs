@@ -99,13 +99,13 @@ fn soak(name: &str, seconds: f64, seed: u64) -> u32 {
         }
         vehicle.step(&controls, &track.mesh, 0.001);
         let s = vehicle.snapshot();
-        assert!(finite(&s), "{name}: non-finite state at tick {tick}: {s:?}");
+        assert!(finite(s), "{name}: non-finite state at tick {tick}: {s:?}");
         if s.position.z < -20.0 || s.position.truncate().length() > 5_000.0 {
             vehicle.reset_to(start);
             resets += 1;
             let after = vehicle.snapshot();
             assert!(
-                finite(&after) && after.speed_m_per_s < 1e-9,
+                finite(after) && after.speed_m_per_s < 1e-9,
                 "{name}: reset did not recover"
             );
         }
@@ -150,7 +150,7 @@ fn jumping_off_the_twenty_percent_ramp_lands_upright() {
         for _ in 0..5000 {
             vehicle.step(&throttle, &track.mesh, 0.001);
             let s = vehicle.snapshot();
-            assert!(finite(&s), "{name}: non-finite in the jump");
+            assert!(finite(s), "{name}: non-finite in the jump");
             if s.wheels.iter().all(|w| !w.contact) {
                 airborne_ticks += 1;
             }

@@ -52,10 +52,10 @@ impl<'w> Sim<'w> {
         self.vehicle.step(controls, self.world, DT);
         self.ticks += 1;
         if let Some(recorder) = &mut self.recorder {
-            recorder.record(&self.vehicle.snapshot())?;
+            recorder.record(self.vehicle.snapshot())?;
         }
         if let Some(trace) = &mut self.ffb_trace {
-            trace.record(&self.vehicle.snapshot())?;
+            trace.record(self.vehicle.snapshot())?;
         }
         Ok(())
     }

@@ -273,7 +273,7 @@ impl SimCore {
                 }
                 Some(RigTorque::Car {
                     column_nm: s.column_torque_n_m,
-                    feel: FeelInput::from_snapshot(&s, self.session.steering_feel()),
+                    feel: FeelInput::from_snapshot(s, self.session.steering_feel()),
                 })
             } else {
                 self.stats.auto_resets.fetch_add(1, Ordering::Relaxed);

@@ -143,9 +143,10 @@ impl TriangleMesh {
             |(lo, hi), v| (lo.min(*v), hi.max(*v)),
         );
         let shape = TriMesh::new(vertices, triangles).map_err(|_| MeshError::Empty)?;
-        let boxes: Vec<(DVec3, DVec3)> = (0..shape.num_triangles())
-            .map(|i| {
-                let aabb = shape.triangle(i as u32).local_aabb();
+        let boxes: Vec<(DVec3, DVec3)> = shape
+            .triangles()
+            .map(|triangle| {
+                let aabb = triangle.local_aabb();
                 (aabb.mins, aabb.maxs)
             })
             .collect();

@@ -325,11 +325,11 @@ fn one_and_four_kilohertz_agree() {
         let x = s.orientation.mul_vec3(DVec3::X);
         x.y.atan2(x.x)
     };
-    let dyaw = (yaw(&c) - yaw(&f)).abs() / yaw(&f).abs();
+    let dyaw = (yaw(c) - yaw(f)).abs() / yaw(f).abs();
     eprintln!(
         "1 vs 4 kHz: position {dp:.2e} of {travelled:.1} m, velocity {dv:.2e}, heading {:.4} vs {:.4} rad",
-        yaw(&c),
-        yaw(&f)
+        yaw(c),
+        yaw(f)
     );
     assert!(dp < 0.01 && dv < 0.01 && dyaw < 0.01);
 }
