@@ -288,6 +288,7 @@ impl MagicFormula {
     }
 
     /// Pure lateral force at zero camber (`MFeval`'s `Fy0` with `gamma = 0`), for `Mz'`.
+    /// `load_shape`: `sin(PKY4 atan(...))` of `Kya` at zero camber when the caller has it.
     #[allow(clippy::too_many_arguments)]
     fn fy0_zero_camber(
         &self,
@@ -297,14 +298,14 @@ impl MagicFormula {
         dfz: f64,
         dpi: f64,
         lmuy_star: f64,
+        load_shape: Option<f64>,
     ) -> f64 {
         let c = &self.coefficients;
         let fz0p = self.fz0_prime;
-        let kya = c.pky1
-            * fz0p
-            * (1.0 + c.ppy1 * dpi)
-            * (c.pky4 * ((fz / fz0p) / (c.pky2 * (1.0 + c.ppy2 * dpi))).atan()).sin()
-            * c.lky;
+        let load_shape = load_shape.unwrap_or_else(|| {
+            (c.pky4 * ((fz / fz0p) / (c.pky2 * (1.0 + c.ppy2 * dpi))).atan()).sin()
+        });
+        let kya = c.pky1 * fz0p * (1.0 + c.ppy1 * dpi) * load_shape * c.lky;
         let shy = (c.phy1 + c.phy2 * dfz) * c.lhy;
         let svy = fz * (c.pvy1 + c.pvy2 * dfz) * c.lvy * lmuy_star;
         let alphay = alpha_star + shy;
@@ -410,6 +411,9 @@ impl MagicFormula {
         let mut fz_mz = u_fz;
         let mut reduction_smooth = 1.0;
         let mut low_speed = false;
+        // `tan` of the slip angle before the low-speed scaling and the limits, reused below
+        // when they leave the angle as it was (saves one `tan`; the same bits either way).
+        let mut unscaled_tan_alpha: Option<(f64, f64)> = None;
         if self.input_limits {
             let vxlow = c.vxlow;
             if vxlow > 0.0 {
@@ -420,7 +424,9 @@ impl MagicFormula {
                     low_speed = true;
                     kappa *= linear;
                 }
-                let vsy = alpha.tan() * vcx;
+                let tan_u_alpha = alpha.tan();
+                unscaled_tan_alpha = Some((alpha, tan_u_alpha));
+                let vsy = tan_u_alpha * vcx;
                 let speed_sum = vcx.abs() + vsy.abs();
                 if speed_sum < vxlow {
                     alpha *= speed_sum / vxlow;
@@ -441,7 +447,10 @@ impl MagicFormula {
         let dfz = (fz - fz0p) / fz0p;
         let dpi = dpi_of(press);
         let sign_vcx = sign(vcx);
-        let tan_alpha = alpha.tan();
+        let tan_alpha = match unscaled_tan_alpha {
+            Some((angle, tan)) if angle.to_bits() == alpha.to_bits() => tan,
+            _ => alpha.tan(),
+        };
         let alpha_star = tan_alpha * sign_vcx;
         let gamma_star = gamma.sin();
         let vsy = tan_alpha * vcx.abs();
@@ -477,15 +486,15 @@ impl MagicFormula {
 
         // ── Pure lateral force Fy0 (4.E19 - 4.E30; MF 5.2 shift) ────────────────────────
         let cy = self.cy;
+        let kya_load_shape = (c.pky4
+            * ((fz / fz0p) / ((c.pky2 + c.pky5 * gamma_star * gamma_star) * (1.0 + c.ppy2 * dpi)))
+                .atan())
+        .sin();
         let kya = c.pky1
             * fz0p
             * (1.0 + c.ppy1 * dpi)
             * (1.0 - c.pky3 * gamma_star.abs())
-            * (c.pky4
-                * ((fz / fz0p)
-                    / ((c.pky2 + c.pky5 * gamma_star * gamma_star) * (1.0 + c.ppy2 * dpi)))
-                    .atan())
-            .sin()
+            * kya_load_shape
             * c.lky;
         let svyg = fz * (c.pvy3 + c.pvy4 * dfz) * gamma_star * c.lkyc * lmuy_star;
         let shy_load = (c.phy1 + c.phy2 * dfz) * c.lhy;
@@ -626,7 +635,17 @@ impl MagicFormula {
             let fy0_zero_camber = if gamma_star == 0.0 && !low_speed {
                 fy0
             } else {
-                self.fy0_zero_camber(alpha_star, fz, vcx, dfz, dpi, lmuy_star)
+                // With PKY5 = 0 the camber leaves kya's load shape as it is.
+                let shape_at_zero_camber = (c.pky5 == 0.0).then_some(kya_load_shape);
+                self.fy0_zero_camber(
+                    alpha_star,
+                    fz,
+                    vcx,
+                    dfz,
+                    dpi,
+                    lmuy_star,
+                    shape_at_zero_camber,
+                )
             };
             -t * (gyk * fy0_zero_camber) + mzr + s * fx
         };
