@@ -9,8 +9,8 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use gripline_app::realtime::{Interpolator, Rig, Session, SimConfig, SimEvent, SimThread};
 use gripline_config::bindings::Bindings;
+use gripline_sim::realtime::{Interpolator, Rig, Session, SimConfig, SimEvent, SimThread};
 
 fn main() -> Result<()> {
     let mut args = std::env::args().skip(1);

@@ -175,6 +175,11 @@ pub struct HeadlessArgs {
     #[arg(long, value_name = "S")]
     pub duration: Option<f64>,
 
+    /// Physics rate (Hz, 100 to 20000): the same model at another fixed step, for
+    /// integration-convergence studies. Default: the real-time rate, 1000.
+    #[arg(long, value_name = "HZ")]
+    pub rate_hz: Option<f64>,
+
     /// Write telemetry (CSV, one row per recorded tick) here.
     #[arg(long, value_name = "telemetry.csv")]
     pub out: Option<PathBuf>,
@@ -197,6 +202,24 @@ pub struct HeadlessArgs {
     /// settings.
     #[arg(long, value_name = "profile.ron")]
     pub ffb_profile: Option<PathBuf>,
+}
+
+impl HeadlessArgs {
+    /// The run these arguments ask for.
+    pub fn options(&self) -> gripline_sim::headless::HeadlessOptions {
+        gripline_sim::headless::HeadlessOptions {
+            vehicle: self.vehicle.clone(),
+            track: self.track.clone(),
+            scenario: self.scenario.clone(),
+            duration: self.duration,
+            rate_hz: self.rate_hz,
+            out: self.out.clone(),
+            decimate: self.decimate,
+            summary: self.summary.clone(),
+            ffb_trace: self.ffb_trace.clone(),
+            ffb_profile: self.ffb_profile.clone(),
+        }
+    }
 }
 
 /// Output format of the tyre lab's data.

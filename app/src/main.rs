@@ -14,13 +14,12 @@
 
 mod cli;
 mod devices;
-mod headless;
 mod render_frame;
 mod settings_ui;
 mod tyre_lab;
 mod window;
 
-use gripline_app::{ffb_connector, realtime};
+use gripline_app::ffb_connector;
 
 use std::process::ExitCode;
 
@@ -36,7 +35,9 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         Some(cli::Command::Tire(args)) => tyre_lab::run(&args),
-        Some(cli::Command::Headless(args)) => headless::run(&args),
+        Some(cli::Command::Headless(args)) => {
+            gripline_sim::headless::run(&args.options()).map(|_summary| ())
+        }
         Some(cli::Command::Devices(args)) => devices::run(&args),
         Some(cli::Command::Render(args)) => render_frame::run(&args),
         None => window::run_from_args(&cli.window),

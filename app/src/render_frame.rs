@@ -9,10 +9,8 @@ use gripline_render::{
 };
 
 use crate::cli::RenderArgs;
-use crate::realtime::Session;
+use gripline_sim::session::Session;
 
-/// Physics step of the session (s), as on the sim thread.
-const DT_S: f64 = 0.001;
 /// Longest drive before the frame (s): an hour of simulated time.
 const MAX_AT_S: f64 = 3600.0;
 
@@ -45,8 +43,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let visual = VehicleVisual::from_params(session.vehicle().params());
 
     let mut spin = SpinAngles::default();
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let ticks = (args.at / DT_S).round() as u64;
+    let ticks = session.ticks_in(args.at);
     if ticks > 0 && !session.has_autopilot() {
         bail!("--at needs the autopilot, and this track has no closed centre line to follow");
     }
@@ -55,7 +52,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         if !session.step(&controls) {
             session.reset();
         }
-        spin.advance(session.snapshot(), DT_S);
+        spin.advance(session.snapshot(), session.step_s());
     }
     let snapshot = session.snapshot();
     let pose = VehiclePose::from_snapshot(snapshot, &spin);

@@ -29,8 +29,8 @@ use gripline_input::ffb::select::{
 use gripline_input::ffb::writer::{FfbWriter, WriterConfig, WriterControl};
 use gripline_input::known_wheels::{self, FfbBackendKind, KnownWheel};
 
-use crate::realtime::device_thread::{DeviceThread, ForwardedDevice};
-use crate::realtime::rig::{FfbLink, Rig};
+use gripline_sim::realtime::device_thread::{DeviceThread, ForwardedDevice};
+use gripline_sim::realtime::rig::{FfbLink, Rig};
 
 /// Why there is no force feedback when no device qualifies.
 pub const NO_WHEEL: &str = "no force-feedback wheel found";

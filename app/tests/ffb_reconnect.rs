@@ -13,11 +13,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use gripline_app::ffb_connector::FfbConnector;
-use gripline_app::realtime::commands::{Command, FfbTest, SimEvent};
-use gripline_app::realtime::rig::{FfbLink, Rig};
-use gripline_app::realtime::session::Session;
-use gripline_app::realtime::sim_core::{SimCore, UiRings, core_rings};
-use gripline_app::realtime::stats::SharedStats;
 use gripline_app::wheel_setup::{LinkStatus, OpenedFfb};
 use gripline_config::axis_calibration::AxisCalibration;
 use gripline_config::bindings::{AxisBinding, AxisControl, Bindings};
@@ -29,6 +24,11 @@ use gripline_input::ffb::backend::FfbBackend;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::recording::{Clock, ManualClock, Recording, RecordingBackend};
 use gripline_input::known_wheels::FfbBackendKind;
+use gripline_sim::realtime::commands::{Command, FfbTest, SimEvent};
+use gripline_sim::realtime::rig::{FfbLink, Rig};
+use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};
+use gripline_sim::realtime::stats::SharedStats;
+use gripline_sim::session::Session;
 
 const STEER_AXIS: u32 = 0;
 const RANGE: AxisRange = AxisRange {

@@ -27,3 +27,11 @@ pub mod tire;
 pub mod track;
 pub mod validate;
 pub mod vehicle;
+
+/// The physics rate of the real-time simulator (Hz): one step per millisecond (DESIGN.md
+/// section 2). Headless runs may choose another rate for convergence studies.
+pub const STEP_RATE_HZ: f64 = 1000.0;
+
+/// The physics step at [`STEP_RATE_HZ`] (s). The one owner of the step size: the sim thread,
+/// the headless procedures and the renderer's interpolation read it from here.
+pub const STEP_S: f64 = 1.0 / STEP_RATE_HZ;

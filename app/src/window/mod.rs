@@ -43,12 +43,12 @@ use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::ffb_connector::FfbConnector;
-use crate::realtime::device_thread::DeviceThread;
-use crate::realtime::{
+use gripline_input::bindings::InputNotice;
+use gripline_sim::realtime::device_thread::DeviceThread;
+use gripline_sim::realtime::{
     Command, Interpolator, KeyboardSender, Session, SimConfig, SimEvent, SimHandle, SimThread,
     Stamped,
 };
-use gripline_input::bindings::InputNotice;
 
 use self::egui_layer::EguiLayer;
 use self::frame_stats::FrameStats;
@@ -241,7 +241,7 @@ struct App {
     stats_text: Option<String>,
     flow: SettingsFlow,
     aids_of_car: gripline_physics::vehicle::AidParams,
-    loader: Option<crate::realtime::SessionLoader>,
+    loader: Option<gripline_sim::realtime::SessionLoader>,
 }
 
 /// Everything that exists once the window does.
@@ -397,7 +397,7 @@ impl App {
                     .map_or(Duration::ZERO, |r| r.started.elapsed());
                 self.flow.live.feed(
                     &gripline_input::device::InputEvent::Button {
-                        device: crate::realtime::keyboard::KEYBOARD_DEVICE,
+                        device: gripline_sim::realtime::keyboard::KEYBOARD_DEVICE,
                         button: usage,
                         pressed,
                     },
@@ -699,7 +699,7 @@ impl App {
             self.send(command);
         }
         if let Some((vehicle, track)) = applied.load_session {
-            match crate::realtime::SessionLoader::spawn(&vehicle, &track) {
+            match gripline_sim::realtime::SessionLoader::spawn(&vehicle, &track) {
                 Ok(loader) => {
                     self.loader = Some(loader);
                     self.notify(format!("Loading {vehicle} on {track}…"));
@@ -869,7 +869,7 @@ impl TickRate {
 }
 
 /// The sim thread's figures for `--stats`.
-fn stats_report(stats: &crate::realtime::SimStats) -> String {
+fn stats_report(stats: &gripline_sim::realtime::SimStats) -> String {
     format!(
         "sim ticks: {}  lateness p50 {:.0} µs  p99 {:.0} µs  max {:.0} µs\n\
          missed ticks: {}  dropped after stalls: {}  snapshots dropped: {}\n\

@@ -5,13 +5,13 @@
 use gripline_config::settings::{Aids, Settings, SettingsStore};
 use gripline_physics::vehicle::AidParams;
 
-use crate::realtime::Command;
-use crate::realtime::commands::FfbTest;
 pub use crate::settings_ui::Tab;
 use crate::settings_ui::live_input::LiveInput;
 use crate::settings_ui::{
     ExtraTab, FfbDeviceOption, FfbOptions, FfbRouting, FfbTestKind, SettingsAction, SettingsScreen,
 };
+use gripline_sim::realtime::Command;
+use gripline_sim::realtime::commands::FfbTest;
 
 use super::session_tabs;
 
@@ -56,7 +56,7 @@ impl SettingsFlow {
         let mut live = LiveInput::default();
         live.feed(
             &gripline_input::device::InputEvent::Connected {
-                device: crate::realtime::keyboard::KEYBOARD_DEVICE,
+                device: gripline_sim::realtime::keyboard::KEYBOARD_DEVICE,
                 info: gripline_input::device::DeviceInfo {
                     identity: gripline_config::device_identity::DeviceIdentity::keyboard(),
                     kind: gripline_config::device_identity::DeviceKind::Keyboard,
@@ -397,13 +397,13 @@ mod tests {
         use std::sync::Arc;
         use std::time::Duration;
 
-        use gripline_app::realtime::rig::{FfbLink, Rig};
-        use gripline_app::realtime::session::Session;
-        use gripline_app::realtime::sim_core::{SimCore, UiRings, core_rings};
-        use gripline_app::realtime::stats::SharedStats;
         use gripline_config::ffb_settings::FfbSettings;
         use gripline_input::ffb::device_facts::{FfbDeviceFacts, PeakSource};
         use gripline_input::ffb::recording::{Clock, ManualClock, Recording, RecordingBackend};
+        use gripline_sim::realtime::rig::{FfbLink, Rig};
+        use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};
+        use gripline_sim::realtime::stats::SharedStats;
+        use gripline_sim::session::Session;
 
         use super::*;
 

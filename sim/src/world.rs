@@ -12,6 +12,7 @@ use gripline_physics::track::ReferenceGeometry;
 pub const FLAT: &str = "flat";
 
 /// Where the car drives.
+#[derive(Clone)]
 pub enum World {
     /// An endless flat asphalt plane at z = 0.
     Flat(FlatGround),

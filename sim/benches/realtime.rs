@@ -15,14 +15,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gripline_app::realtime::Interpolator;
-use gripline_app::realtime::rig::Rig;
-use gripline_app::realtime::scheduler::{TickDecision, TickScheduler};
-use gripline_app::realtime::session::Session;
-use gripline_app::realtime::sim_core::{SimCore, UiRings, core_rings};
-use gripline_app::realtime::snapshot_ring::{Stamped, snapshot_ring};
-use gripline_app::realtime::stats::SharedStats;
 use gripline_config::bindings::Bindings;
+use gripline_sim::realtime::Interpolator;
+use gripline_sim::realtime::rig::Rig;
+use gripline_sim::realtime::scheduler::{TickDecision, TickScheduler};
+use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};
+use gripline_sim::realtime::snapshot_ring::{Stamped, snapshot_ring};
+use gripline_sim::realtime::stats::SharedStats;
+use gripline_sim::session::Session;
 
 fn overheads(c: &mut Criterion) {
     let mut scheduler = TickScheduler::new(Duration::from_millis(1), 5, Duration::ZERO);
@@ -102,7 +102,7 @@ fn whole_tick(c: &mut Criterion) {
                 }
                 // Laps of 60 s, so the car stays on the track's well-trodden part.
                 if ticks.is_multiple_of(60_000) {
-                    let _ = ui.commands.push(gripline_app::realtime::Command::Reset);
+                    let _ = ui.commands.push(gripline_sim::realtime::Command::Reset);
                 }
             });
         });

@@ -21,14 +21,13 @@
 use std::time::Duration;
 
 use glam::DQuat;
+use gripline_physics::STEP_RATE_HZ;
 use gripline_physics::vehicle::Snapshot;
 
 use super::snapshot_ring::{SnapshotConsumer, Stamped};
 
 /// Snapshots kept.
 pub const HISTORY: usize = 32;
-/// Ticks per second of the sim.
-pub const TICK_RATE_HZ: f64 = 1000.0;
 /// Behind the target by more than this many ticks, the render tick snaps to it.
 const MAX_LAG_TICKS: f64 = 50.0;
 /// Rate (1/s) at which the render tick is pulled towards its target.
@@ -153,7 +152,7 @@ impl Interpolator {
         let target = (newest_tick - self.delay_ticks).max(self.at(0).tick as f64);
         let render = match self.render_tick {
             Some(r) if frame_s <= MAX_FRAME_S && target - r <= MAX_LAG_TICKS => {
-                let advanced = r + frame_s * TICK_RATE_HZ;
+                let advanced = r + frame_s * STEP_RATE_HZ;
                 let pull = (frame_s * CORRECTION_PER_S).min(1.0);
                 advanced + (target - advanced) * pull
             }

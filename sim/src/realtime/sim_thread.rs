@@ -22,10 +22,10 @@ use rtrb::{Consumer, Producer};
 use super::commands::{Command, SimEvent};
 use super::rig::Rig;
 use super::scheduler::{TickDecision, TickScheduler, wait_until};
-use super::session::Session;
 use super::sim_core::{SimCore, core_rings};
 use super::snapshot_ring::{DEFAULT_RING_CAPACITY, SnapshotConsumer};
 use super::stats::{SharedStats, SimStats, SimStatsReader};
+use crate::session::Session;
 
 /// How the sim thread runs.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,13 +6,6 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use glam::DVec3;
-use gripline_app::realtime::commands::{Command, FfbTest, Retired, SimEvent};
-use gripline_app::realtime::rig::{FfbLink, Rig};
-use gripline_app::realtime::session::Session;
-use gripline_app::realtime::sim_core::{SimCore, UiRings, core_rings};
-use gripline_app::realtime::snapshot_ring::Stamped;
-use gripline_app::realtime::stats::SharedStats;
-use gripline_app::realtime::{Interpolator, KeyboardSender};
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_config::input_codes::key;
@@ -20,6 +13,13 @@ use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::recording::{
     Clock, Command as Ffb, ManualClock, Recording, RecordingBackend,
 };
+use gripline_sim::realtime::commands::{Command, FfbTest, Retired, SimEvent};
+use gripline_sim::realtime::rig::{FfbLink, Rig};
+use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};
+use gripline_sim::realtime::snapshot_ring::Stamped;
+use gripline_sim::realtime::stats::SharedStats;
+use gripline_sim::realtime::{Interpolator, KeyboardSender};
+use gripline_sim::session::Session;
 
 struct Bench {
     core: SimCore,

@@ -6,20 +6,20 @@ mod ffb_support;
 use ffb_support::{MAX_NM, exact_settings};
 use std::time::Duration;
 
-use gripline_app::realtime::rig::{FfbLink, Rig};
-use gripline_app::realtime::session::Session;
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::effects::FeelInput;
 use gripline_input::ffb::recording::{Clock, ManualClock, RecordingBackend};
+use gripline_sim::realtime::rig::{FfbLink, Rig};
+use gripline_sim::session::Session;
 
 /// Per-car normalisation: every shipped car's reference column torque comes out at the
 /// soft-clip knee of the user's maximum, so one gain suits every car; off, the physics'
 /// N·m pass through unscaled.
 #[test]
 fn every_car_is_normalised_to_the_same_torque_at_its_reference() {
-    use gripline_app::realtime::rig::RigTorque;
+    use gripline_sim::realtime::rig::RigTorque;
     let mut references = Vec::new();
     for car in ["corvette-c5", "hatchback-fwd", "rally-awd"] {
         for normalise in [true, false] {

@@ -23,29 +23,47 @@ use anyhow::{Context, Result};
 use glam::{DVec2, DVec3};
 use gripline_config::assets;
 use gripline_config::vehicle_file::load_vehicle;
+use gripline_physics::STEP_S;
 use gripline_physics::controls::Controls;
 use gripline_physics::driver::{
     DriverModel, DriverView, Path, PreviewSteering, SpeedControlGains, SpeedLimits, SpeedProfile,
     SteeringGeometry,
 };
 use gripline_physics::powertrain::GearboxMode;
-use gripline_physics::vehicle::{Pose, Snapshot, SteeringFeel, Vehicle};
+use gripline_physics::track::CentreLine;
+use gripline_physics::vehicle::{GRAVITY, Pose, Snapshot, SteeringFeel, Vehicle};
 
-use super::lap_timer::{LapTimer, LapTimes};
+use crate::lap_timer::{LapTimer, LapTimes};
 use crate::world::World;
 
-/// The physics step (s): one tick of the 1 kHz loop.
-pub const DT: f64 = 0.001;
-/// Standard gravity (m/s²), for the autopilot's limits.
-const G: f64 = 9.806_65;
 /// Below this height (m) the car has left the world.
 const FLOOR_Z_M: f64 = -50.0;
+
+/// How hard the autopilot drives: the limits of its speed profile, in g.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AutopilotLimits {
+    /// Lateral acceleration in corners (g).
+    pub lateral_g: f64,
+    /// Braking deceleration (g).
+    pub braking_g: f64,
+}
+
+impl Default for AutopilotLimits {
+    /// 0.7 g in corners and under braking: a quick road pace every shipped car holds.
+    fn default() -> Self {
+        Self {
+            lateral_g: 0.7,
+            braking_g: 0.7,
+        }
+    }
+}
 
 /// One car in one world (see the module docs).
 pub struct Session {
     vehicle: Vehicle,
     world: World,
     start: Pose,
+    step_s: f64,
     gearbox_mode: GearboxMode,
     autopilot: Option<DriverModel>,
     lap_timer: Option<LapTimer>,
@@ -108,26 +126,8 @@ impl Session {
         vehicle.powertrain_mut().set_mode(GearboxMode::Automatic);
         let (autopilot, lap_timer) = match closed_line {
             Some(line) => {
-                let points: Vec<DVec2> = line
-                    .samples()
-                    .iter()
-                    .map(|s| s.position.truncate())
-                    .collect();
-                let path = Path::new(&points, true)?;
-                let limits = SpeedLimits {
-                    lateral_accel_m_s2: 0.7 * G,
-                    braking_decel_m_s2: 0.7 * G,
-                    accel_m_s2: 0.5 * G,
-                    max_speed_m_s: 85.0,
-                };
-                let profile = SpeedProfile::plan(&path, &limits, 2.0);
-                let driver = DriverModel::new(
-                    path.clone(),
-                    profile,
-                    PreviewSteering::default(),
-                    SpeedControlGains::default(),
-                    steering_geometry(&vehicle),
-                );
+                let path = centre_path(line)?;
+                let driver = autopilot(&path, &vehicle, AutopilotLimits::default());
                 (Some(driver), LapTimer::new(path))
             }
             None => (None, None),
@@ -137,6 +137,7 @@ impl Session {
             vehicle,
             world,
             start,
+            step_s: STEP_S,
             gearbox_mode: GearboxMode::Automatic,
             autopilot,
             lap_timer,
@@ -212,20 +213,82 @@ impl Session {
         }
     }
 
+    /// The physics step (s): [`STEP_S`] unless [`Session::set_rate_hz`] changed it.
+    pub fn step_s(&self) -> f64 {
+        self.step_s
+    }
+
+    /// Steps the physics at `rate_hz` from now on (the same model at another fixed step, for
+    /// convergence studies; the real-time loop runs at [`gripline_physics::STEP_RATE_HZ`]).
+    ///
+    /// # Errors
+    /// A rate outside 100 Hz to 20 kHz, or not a number.
+    pub fn set_rate_hz(&mut self, rate_hz: f64) -> Result<()> {
+        if !(100.0..=20_000.0).contains(&rate_hz) {
+            anyhow::bail!("the physics rate must be 100 Hz to 20 kHz, not {rate_hz} Hz");
+        }
+        self.step_s = 1.0 / rate_hz;
+        Ok(())
+    }
+
+    /// Ticks of [`Session::step_s`] in `seconds` (rounded; zero for negative or NaN).
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    pub fn ticks_in(&self, seconds: f64) -> u64 {
+        let ticks = (seconds / self.step_s).round();
+        if ticks.is_nan() {
+            0
+        } else {
+            ticks.max(0.0) as u64
+        }
+    }
+
+    /// Replans the autopilot's speed profile for `limits` and restarts it (no-op without a
+    /// closed centre line).
+    ///
+    /// # Errors
+    /// A degenerate centre line.
+    pub fn set_autopilot_limits(&mut self, limits: AutopilotLimits) -> Result<()> {
+        if let Some(driver) = &self.autopilot {
+            let path = driver.path().clone();
+            self.autopilot = Some(autopilot(&path, &self.vehicle, limits));
+        }
+        Ok(())
+    }
+
+    /// The autopilot (the driver model on the centre line), if this world has one.
+    pub fn autopilot(&self) -> Option<&DriverModel> {
+        self.autopilot.as_ref()
+    }
+
+    /// Puts the car at rest on the ground at `xy`, heading `heading` (rad from +x), in the
+    /// gearbox mode `mode`, and makes that its start pose (resets come back here).
+    ///
+    /// # Errors
+    /// When there is no ground at `xy`.
+    pub fn place(&mut self, xy: DVec2, heading: f64, mode: GearboxMode) -> Result<()> {
+        let (point, normal) = self.world.ground_at(xy)?;
+        self.start = self.vehicle.pose_at_rest(point, normal, heading);
+        self.gearbox_mode = mode;
+        self.reset();
+        Ok(())
+    }
+
     /// The autopilot's controls for this tick, `None` without autopilot.
     pub fn autopilot_controls(&mut self) -> Option<Controls> {
         let view = DriverView {
             rear_axle: self.rear_axle(),
             yaw: self.yaw(),
-            speed: self.vehicle.snapshot().velocity_body.x,
+            speed: self.forward_speed(),
         };
-        self.autopilot.as_mut().map(|d| d.drive(&view, DT))
+        let dt = self.step_s;
+        self.autopilot.as_mut().map(|d| d.drive(&view, dt))
     }
 
     /// One physics tick with `controls`, then the lap timer. Returns `false` when the car has
     /// left the world (fell below the floor, or a non-finite state): the caller resets it.
+    /// The one step of both the window's sim thread and the headless procedures.
     pub fn step(&mut self, controls: &Controls) -> bool {
-        self.vehicle.step(controls, &self.world, DT);
+        self.vehicle.step(controls, &self.world, self.step_s);
         let s = self.vehicle.snapshot();
         if !(s.position.is_finite() && s.orientation.is_finite()) || s.position.z < FLOOR_Z_M {
             return false;
@@ -244,17 +307,55 @@ impl Session {
     }
 
     /// The rear axle's centre in the ground plane.
-    fn rear_axle(&self) -> DVec2 {
+    pub fn rear_axle(&self) -> DVec2 {
         let s = self.vehicle.snapshot();
         let back = self.vehicle.params().cg_to_rear_axle_m();
         (s.position - s.orientation.mul_vec3(DVec3::X) * back).truncate()
     }
 
     /// Heading (rad from +x) of the body's forward axis in the ground plane.
-    fn yaw(&self) -> f64 {
+    pub fn yaw(&self) -> f64 {
         let x = self.vehicle.snapshot().orientation.mul_vec3(DVec3::X);
         x.y.atan2(x.x)
     }
+
+    /// Forward speed (m/s, body x).
+    pub fn forward_speed(&self) -> f64 {
+        self.vehicle.snapshot().velocity_body.x
+    }
+
+    /// The car's steering as the driver model needs it.
+    pub fn steering_geometry(&self) -> SteeringGeometry {
+        steering_geometry(&self.vehicle)
+    }
+}
+
+/// The centre line as the driver model's path.
+fn centre_path(line: &CentreLine) -> Result<Path> {
+    let points: Vec<DVec2> = line
+        .samples()
+        .iter()
+        .map(|s| s.position.truncate())
+        .collect();
+    Ok(Path::new(&points, true)?)
+}
+
+/// The driver model on `path` at the pace of `limits`.
+fn autopilot(path: &Path, vehicle: &Vehicle, limits: AutopilotLimits) -> DriverModel {
+    let speed_limits = SpeedLimits {
+        lateral_accel_m_s2: limits.lateral_g * GRAVITY,
+        braking_decel_m_s2: limits.braking_g * GRAVITY,
+        accel_m_s2: 0.5 * GRAVITY,
+        max_speed_m_s: 85.0,
+    };
+    let profile = SpeedProfile::plan(path, &speed_limits, 2.0);
+    DriverModel::new(
+        path.clone(),
+        profile,
+        PreviewSteering::default(),
+        SpeedControlGains::default(),
+        steering_geometry(vehicle),
+    )
 }
 
 /// The car's steering as the driver model needs it.

@@ -1,5 +1,5 @@
-//! The real-time simulation core (DESIGN.md section 2): everything of the simulator that
-//! does not need a window or a GPU.
+//! The real-time simulation core (DESIGN.md section 2): the sim thread and what surrounds it;
+//! it steps the crate's [`Session`] like the headless procedures do.
 //!
 //! - [`sim_thread`]: [`SimThread::spawn`] starts the 1 kHz sim thread; the UI keeps the
 //!   [`SimHandle`] (commands in, snapshots, events and statistics out);
@@ -9,20 +9,17 @@
 //! - [`interpolation`]: the renderer's interpolation between the snapshots bracketing its
 //!   render time;
 //! - [`commands`]: UI → sim commands and sim → UI events;
-//! - [`session`]: one car in one world, with start pose, autopilot and lap timer, and the
-//!   off-thread [`SessionLoader`];
 //! - [`rig`]: input devices, control mapper and force-feedback output;
 //! - [`keyboard`]: the window's keyboard as an input device;
 //! - [`device_thread`]: devices polled on their own thread (gilrs), forwarded through a ring;
-//! - [`lap_timer`]: start/finish crossings, current, last and best lap;
 //! - [`stats`]: tick lateness, step cost, missed and dropped ticks, and their formatting.
 //!
 //! # Use from the window
 //!
 //! ```no_run
 //! use std::time::Instant;
-//! use gripline_app::realtime::device_thread::DeviceThread;
-//! use gripline_app::realtime::{
+//! use gripline_sim::realtime::device_thread::DeviceThread;
+//! use gripline_sim::realtime::{
 //!     Command, Interpolator, Rig, Session, SessionLoader, SimConfig, SimEvent, SimThread,
 //! };
 //! use gripline_config::bindings::Bindings;
@@ -69,20 +66,18 @@ pub mod commands;
 pub mod device_thread;
 pub mod interpolation;
 pub mod keyboard;
-pub mod lap_timer;
 pub mod rig;
 pub mod scheduler;
-pub mod session;
 pub mod sim_core;
 pub mod sim_thread;
 pub mod snapshot_ring;
 pub mod stats;
 
+pub use crate::session::{Session, SessionLoader};
 pub use commands::{Command, Retired, SimEvent};
 pub use interpolation::{Interpolated, Interpolator};
 pub use keyboard::KeyboardSender;
 pub use rig::Rig;
-pub use session::{Session, SessionLoader};
 pub use sim_thread::{SimConfig, SimHandle, SimThread};
 pub use snapshot_ring::{HudFrame, Stamped};
 pub use stats::SimStats;

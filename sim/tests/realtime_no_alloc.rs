@@ -13,15 +13,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
-use gripline_app::realtime::Interpolator;
-use gripline_app::realtime::commands::Command;
-use gripline_app::realtime::rig::Rig;
-use gripline_app::realtime::session::Session;
-use gripline_app::realtime::sim_core::{SimCore, core_rings};
-use gripline_app::realtime::stats::SharedStats;
 use gripline_config::bindings::Bindings;
 use gripline_config::input_codes::key;
 use gripline_physics::powertrain::GearboxMode;
+use gripline_sim::realtime::Interpolator;
+use gripline_sim::realtime::commands::Command;
+use gripline_sim::realtime::rig::Rig;
+use gripline_sim::realtime::sim_core::{SimCore, core_rings};
+use gripline_sim::realtime::stats::SharedStats;
+use gripline_sim::session::Session;
 
 #[global_allocator]
 static ALLOCATOR: AllocDisabler = AllocDisabler;

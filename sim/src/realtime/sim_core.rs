@@ -32,9 +32,9 @@ use gripline_input::device::InputEvent;
 
 use super::commands::{Command, FfbTest, Retired, SimEvent};
 use super::rig::{Rig, RigTorque};
-use super::session::{DT, Session};
 use super::snapshot_ring::{HudFrame, SnapshotConsumer, SnapshotProducer, Stamped, snapshot_ring};
 use super::stats::SharedStats;
+use crate::session::Session;
 
 /// Commands applied per tick at most (the rest wait for the next tick).
 pub const COMMANDS_PER_TICK: usize = 32;
@@ -201,12 +201,13 @@ impl SimCore {
             self.apply(command, now);
         }
 
+        let dt = self.session.step_s();
         let mut lost_controls = false;
         let events = &mut self.events;
         let raw_input = &mut self.raw_input;
         let input = self.rig.poll(
             now,
-            DT,
+            dt,
             |notice| {
                 if let InputNotice::DeviceLost {
                     carries_controls: true,
@@ -264,7 +265,7 @@ impl SimCore {
                 let s = self.session.snapshot();
                 let tau = std::f64::consts::TAU;
                 for (angle, w) in self.wheel_rotation_rad.iter_mut().zip(&s.wheels) {
-                    let next = *angle + w.spin_rad_per_s * DT;
+                    let next = *angle + w.spin_rad_per_s * dt;
                     *angle = if next.is_finite() {
                         next.rem_euclid(tau)
                     } else {
@@ -304,7 +305,7 @@ impl SimCore {
             Ok(FfbTick::default())
         } else {
             self.rig
-                .ffb_tick(now, column, input.physical_steering_rad, DT)
+                .ffb_tick(now, column, input.physical_steering_rad, dt)
         };
         let (ffb_level, ffb_step) = if let Ok(t) = ffb {
             (t.level, t.step.unwrap_or_default())

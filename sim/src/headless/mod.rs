@@ -1,13 +1,16 @@
 //! The headless runner (`gripline headless`): runs a scenario's test procedure with a vehicle
-//! on a track as fast as the CPU allows, through the same `Vehicle::step` as the real-time
-//! simulator, writes telemetry and a summary of named metrics.
+//! on a track as fast as the CPU allows, stepping the same [`Session`] as the real-time
+//! simulator ([`Session::step`]), at its rate or another (`--rate-hz`), and writes telemetry
+//! and a summary of named metrics.
 
 mod ffb_trace;
+mod line_keeper;
 mod metrics;
 mod procedures;
 mod recorder;
-mod sim;
+mod run;
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
@@ -16,17 +19,42 @@ use gripline_config::scenario_file::{ScenarioTest, load_scenario};
 use gripline_config::{assets, vehicle_file::load_vehicle};
 use serde_json::json;
 
-use crate::cli::HeadlessArgs;
-use gripline_app::world::{self, World};
+use crate::session::Session;
+use crate::world::World;
 use recorder::Recorder;
-use sim::Sim;
+use run::Run;
 
-/// Runs `gripline headless`.
+/// What `gripline headless` runs (its command line, parsed by the binary).
+#[derive(Clone, Debug, Default)]
+pub struct HeadlessOptions {
+    /// Vehicle file, or the name of a shipped vehicle.
+    pub vehicle: String,
+    /// Track file or name; `None`: the scenario's track.
+    pub track: Option<String>,
+    /// Scenario file, or the name of a shipped scenario.
+    pub scenario: String,
+    /// Simulated seconds, for scenarios that run for a time (`laps`).
+    pub duration: Option<f64>,
+    /// The physics rate (Hz); `None`: [`gripline_physics::STEP_RATE_HZ`].
+    pub rate_hz: Option<f64>,
+    /// Telemetry CSV to write.
+    pub out: Option<PathBuf>,
+    /// Record every N-th tick only.
+    pub decimate: u64,
+    /// Summary JSON to write as well as print.
+    pub summary: Option<PathBuf>,
+    /// Force-feedback trace CSV to write.
+    pub ffb_trace: Option<PathBuf>,
+    /// The wheel and force-feedback settings of the trace.
+    pub ffb_profile: Option<PathBuf>,
+}
+
+/// Runs `gripline headless`: prints the summary (JSON) and returns it.
 ///
 /// # Errors
 /// Any problem with the files, the procedure (a missing track reference, a car that leaves
 /// the world) or the outputs, each named.
-pub fn run(args: &HeadlessArgs) -> Result<()> {
+pub fn run(args: &HeadlessOptions) -> Result<serde_json::Value> {
     let scenario_path = assets::resolve_scenario(&args.scenario)?;
     let scenario = load_scenario(&scenario_path)?;
     let vehicle_path = assets::resolve_vehicle(&args.vehicle)?;
@@ -40,13 +68,19 @@ pub fn run(args: &HeadlessArgs) -> Result<()> {
         Some(path) => Some(Recorder::create(path, args.decimate)?),
         None => None,
     };
-    let mut sim = Sim::new(loaded.build()?, &world, recorder);
+    let world_name = world.name().to_owned();
+    let mut session = Session::new(loaded.build()?, world)?;
+    if let Some(rate_hz) = args.rate_hz {
+        session.set_rate_hz(rate_hz)?;
+    }
+    let mut sim = Run::new(session, recorder);
     if let Some(path) = &args.ffb_trace {
         let profile = match &args.ffb_profile {
             Some(file) => load_ffb_profile(file)?,
             None => FfbProfile::default(),
         };
-        sim.trace_ffb(ffb_trace::FfbTrace::create(path, &profile, &sim.vehicle)?);
+        let trace = ffb_trace::FfbTrace::create(path, &profile, sim.vehicle())?;
+        sim.trace_ffb(trace);
     } else if args.ffb_profile.is_some() {
         anyhow::bail!("--ffb-profile needs --ffb-trace FILE (the profile shapes the trace)");
     }
@@ -68,15 +102,18 @@ pub fn run(args: &HeadlessArgs) -> Result<()> {
     .with_context(|| format!("scenario '{}'", scenario.name))?;
     let wall_s = started.elapsed().as_secs_f64();
     let simulated_s = sim.simulated_s();
-    let vehicle_name = sim.vehicle.params().name.clone();
+    let vehicle_name = sim.vehicle().params().name.clone();
+    let ticks = sim.ticks;
+    let rate_hz = 1.0 / sim.step_s();
     sim.finish()?;
 
     let summary = json!({
         "scenario": scenario.name,
         "vehicle": vehicle_name,
-        "track": world.name(),
+        "track": world_name,
         "metrics": metrics,
-        "ticks": simulated_s / sim::DT,
+        "rate_hz": rate_hz,
+        "ticks": ticks,
         "simulated_total_s": simulated_s,
         "wall_s": wall_s,
         "real_time_factor": if wall_s > 0.0 { simulated_s / wall_s } else { 0.0 },
@@ -87,5 +124,5 @@ pub fn run(args: &HeadlessArgs) -> Result<()> {
             .with_context(|| format!("{}: cannot write", path.display()))?;
     }
     println!("{text}");
-    Ok(())
+    Ok(summary)
 }

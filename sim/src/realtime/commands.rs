@@ -13,7 +13,7 @@ use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::AidParams;
 
 use super::rig::FfbLink;
-use super::session::Session;
+use crate::session::Session;
 
 /// A command from the UI to the sim thread.
 #[derive(Debug)]

@@ -15,16 +15,14 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::time::Duration;
 
+use crate::realtime::rig::{FfbLink, Rig, RigTorque};
 use anyhow::{Context, Result};
-use gripline_app::realtime::rig::{FfbLink, Rig, RigTorque};
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_profile::FfbProfile;
 use gripline_input::ffb::backend::NullBackend;
 use gripline_input::ffb::device_facts::{FfbDeviceFacts, PeakSource};
 use gripline_input::ffb::effects::FeelInput;
 use gripline_physics::vehicle::{Snapshot, SteeringFeel, Vehicle};
-
-use super::sim::DT;
 
 /// The columns, in order.
 pub const COLUMNS: &str = "t_s,column_nm,car_nm,road_nm,kerb_nm,scrub_nm,lockup_nm,\
@@ -78,13 +76,14 @@ impl FfbTrace {
         })
     }
 
-    /// Runs the force-feedback tick of snapshot `s` and writes its row.
+    /// Runs the force-feedback tick of snapshot `s`, `dt` seconds after the last, and writes
+    /// its row.
     ///
     /// # Errors
     /// When the file cannot be written.
-    pub fn record(&mut self, s: &Snapshot) -> Result<()> {
+    pub fn record(&mut self, s: &Snapshot, dt: f64) -> Result<()> {
         self.ticks += 1;
-        let now = Duration::from_secs_f64(self.ticks as f64 * DT);
+        let now = Duration::from_secs_f64(self.ticks as f64 * dt);
         // The null backend never fails.
         let tick = self
             .rig
@@ -95,7 +94,7 @@ impl FfbTrace {
                     feel: FeelInput::from_snapshot(s, &self.feel),
                 }),
                 s.controls.steering_wheel_rad,
-                DT,
+                dt,
             )
             .unwrap_or_default();
         let step = tick.step.unwrap_or_default();
@@ -149,9 +148,10 @@ mod tests {
     use gripline_physics::ground::{Ground, Surface};
     use gripline_physics::powertrain::GearboxMode;
 
-    use super::super::sim::Sim;
+    use super::super::run::Run;
     use super::*;
-    use gripline_app::world::World;
+    use crate::session::Session;
+    use crate::world::World;
 
     /// Every effect on at 1 N·m (road texture 1 N·m per kN).
     fn profile() -> FfbProfile {
@@ -189,11 +189,13 @@ mod tests {
     ) -> std::collections::HashMap<String, Vec<f64>> {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("ffb.csv");
-        let mut sim = Sim::new(car, world, None);
+        let session = Session::new(car, world.clone()).expect("a session");
+        let mut sim = Run::new(session, None);
         sim.place(xy, heading, GearboxMode::Automatic)
             .expect("ground");
-        sim.vehicle.set_forward_speed(speed_m_s);
-        sim.trace_ffb(FfbTrace::create(&path, &profile(), &sim.vehicle).expect("trace"));
+        sim.vehicle_mut().set_forward_speed(speed_m_s);
+        let trace = FfbTrace::create(&path, &profile(), sim.vehicle()).expect("trace");
+        sim.trace_ffb(trace);
         for _ in 0..ticks {
             sim.step(&controls).expect("step");
         }

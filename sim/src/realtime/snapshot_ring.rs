@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use gripline_physics::vehicle::Snapshot;
 use rtrb::{Consumer, Producer, RingBuffer};
 
-use super::lap_timer::LapTimes;
+use crate::lap_timer::LapTimes;
 
 /// Snapshots a ring holds by default: a quarter of a second at 1 kHz.
 pub const DEFAULT_RING_CAPACITY: usize = 256;

@@ -8,10 +8,10 @@
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use gripline_app::realtime::{
+use gripline_config::bindings::Bindings;
+use gripline_sim::realtime::{
     Command, Interpolator, Rig, Session, SimConfig, SimEvent, SimHandle, SimThread,
 };
-use gripline_config::bindings::Bindings;
 
 /// The tests take turns: three spinning sim threads on two cores would measure each other.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -125,7 +125,7 @@ fn commands_reach_the_running_thread() {
     interp.drain(sim.snapshots());
     assert!(interp.newest().unwrap().tick > paused.tick + 100);
     // A car swap, loaded off-thread; the old session comes back to be freed here.
-    let next = gripline_app::realtime::SessionLoader::spawn("corvette-c5", "flat")
+    let next = gripline_sim::realtime::SessionLoader::spawn("corvette-c5", "flat")
         .unwrap()
         .wait()
         .unwrap();

@@ -129,9 +129,34 @@ fn solve3(mut a: [[f64; 3]; 3], mut b: [f64; 3]) -> Option<[f64; 3]> {
     x.iter().all(|v| v.is_finite()).then_some(x)
 }
 
+/// The time at which `value` first reaches `level` at or after `from` (s), interpolated
+/// linearly between the two samples that bracket the crossing, so the result does not depend
+/// on the sampling rate (tick) beyond the interpolation error.
+fn crossing_time(
+    samples: &[(f64, f64, f64)],
+    from: f64,
+    level: f64,
+    value: impl Fn(&(f64, f64, f64)) -> f64,
+) -> Option<f64> {
+    let i = samples
+        .iter()
+        .position(|s| s.0 >= from && value(s) >= level)?;
+    let at = samples[i];
+    let Some(before) = i.checked_sub(1).map(|j| samples[j]) else {
+        return Some(at.0);
+    };
+    let (v0, v1) = (value(&before), value(&at));
+    if before.0 < from || v1 <= v0 {
+        return Some(at.0);
+    }
+    let f = ((level - v0) / (v1 - v0)).clamp(0.0, 1.0);
+    Some(before.0 + f * (at.0 - before.0))
+}
+
 /// Step-steer response (ISO 7401): time from the moment the steering input reaches half its
-/// final value to the moment the yaw rate first reaches 90 % of its steady value, and the
-/// overshoot of the yaw-rate peak over the steady value (fraction).
+/// final value to the moment the yaw rate first reaches 90 % of its steady value (each
+/// interpolated between ticks), and the overshoot of the yaw-rate peak over the steady value
+/// (fraction).
 ///
 /// `samples` are `(t, steering, yaw_rate)`; the steady value is the mean over the last
 /// `steady_window_s` seconds.
@@ -147,14 +172,8 @@ pub fn step_response(samples: &[(f64, f64, f64)], steady_window_s: f64) -> Optio
     if steady.abs() < 1e-9 || steer_final.abs() < 1e-12 {
         return None;
     }
-    let t_half = samples
-        .iter()
-        .find(|s| s.1 / steer_final >= 0.5)
-        .map(|s| s.0)?;
-    let t_90 = samples
-        .iter()
-        .find(|s| s.0 >= t_half && s.2 / steady >= 0.9)
-        .map(|s| s.0)?;
+    let t_half = crossing_time(samples, 0.0, 0.5, |s| s.1 / steer_final)?;
+    let t_90 = crossing_time(samples, t_half, 0.9, |s| s.2 / steady)?;
     let peak = samples
         .iter()
         .map(|s| s.2 / steady)
@@ -260,6 +279,26 @@ mod tests {
             "{overshoot} vs {expected}"
         );
         assert!(t_response > 0.1 && t_response < 0.4, "{t_response}");
+    }
+
+    #[test]
+    fn crossings_are_interpolated_between_samples() {
+        // A ramp of the steering from t = 0.1 s over 0.2 s: half at 0.2 s, whatever the rate.
+        let ramp = |dt: f64| -> Vec<(f64, f64, f64)> {
+            (0..2000)
+                .map(|i| {
+                    let t = f64::from(i) * dt;
+                    (t, ((t - 0.1) / 0.2).clamp(0.0, 1.0), 0.0)
+                })
+                .collect()
+        };
+        for dt in [0.001, 0.0007, 0.00025] {
+            let t = crossing_time(&ramp(dt), 0.0, 0.5, |s| s.1).unwrap();
+            assert!((t - 0.2).abs() < 1e-9, "dt {dt}: {t}");
+        }
+        // Already above the level at the first sample: that sample's time.
+        assert_eq!(crossing_time(&ramp(0.001), 0.5, 0.5, |s| s.1), Some(0.5));
+        assert_eq!(crossing_time(&ramp(0.001), 0.0, 2.0, |s| s.1), None);
     }
 
     #[test]

@@ -12,10 +12,6 @@ use ffb_support::{MAX_NM, exact_settings};
 use std::sync::Arc;
 use std::time::Duration;
 
-use gripline_app::realtime::rig::{FfbLink, Rig};
-use gripline_app::realtime::session::Session;
-use gripline_app::realtime::sim_core::{SimCore, UiRings, core_rings};
-use gripline_app::realtime::stats::SharedStats;
 use gripline_config::axis_calibration::AxisCalibration;
 use gripline_config::bindings::{AxisBinding, AxisControl, Bindings};
 use gripline_config::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
@@ -23,6 +19,10 @@ use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::device::{AxisRange, DeviceId, ScriptedDevice, ScriptedStep};
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::recording::{Clock, ManualClock, RecordingBackend};
+use gripline_sim::realtime::rig::{FfbLink, Rig};
+use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};
+use gripline_sim::realtime::stats::SharedStats;
+use gripline_sim::session::Session;
 
 const ROTATION_DEG: f64 = 1080.0;
 const RANGE: AxisRange = AxisRange {
