@@ -57,6 +57,10 @@ pub struct WindowArgs {
     #[arg(long, value_enum)]
     pub camera: Option<CameraArg>,
 
+    /// Rendering quality tier; default: the settings' choice (automatic for the adapter).
+    #[arg(long, value_enum)]
+    pub quality: Option<QualityArg>,
+
     /// Open the settings screen on this tab at start (for setting up, and for screenshots
     /// of it in bug reports).
     #[arg(long, value_enum, value_name = "TAB")]
@@ -74,6 +78,30 @@ pub enum SettingsTabArg {
     Car,
     /// Display and camera.
     Graphics,
+}
+
+/// A rendering quality tier, on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum QualityArg {
+    /// Chosen for the graphics adapter (Low on a software renderer).
+    Auto,
+    /// No MSAA, small shadow map, half internal resolution.
+    Low,
+    /// Up to 2x MSAA, full resolution.
+    Medium,
+    /// The settings' MSAA, the largest shadow map.
+    High,
+}
+
+impl From<QualityArg> for gripline_config::settings::QualityChoice {
+    fn from(q: QualityArg) -> Self {
+        match q {
+            QualityArg::Auto => Self::Automatic,
+            QualityArg::Low => Self::Low,
+            QualityArg::Medium => Self::Medium,
+            QualityArg::High => Self::High,
+        }
+    }
 }
 
 /// A camera, on the command line.

@@ -10,8 +10,8 @@ use gripline_config::ron_text;
 use gripline_config::settings::device_file::{DeviceGroup, canonical};
 use gripline_config::settings::settings_file::SettingsFile;
 use gripline_config::settings::{
-    Aids, CameraView, Fullscreen, GraphicsSettings, PresentMode, SessionSettings, Settings,
-    SettingsStore,
+    Aids, CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice, SessionSettings,
+    Settings, SettingsStore,
 };
 use gripline_physics::powertrain::gearbox::GearboxMode;
 use gripline_physics::validate::Validate;
@@ -53,6 +53,7 @@ fn sample() -> Settings {
         frame_latency: 1,
         fov_deg: 72.5,
         msaa_samples: 8,
+        quality: QualityChoice::Medium,
         camera: CameraView::Cockpit,
     };
     s.ffb = FfbSettings {

@@ -67,7 +67,9 @@ pub mod offscreen;
 pub mod pose;
 pub mod scene;
 pub mod settings;
+pub mod tiles;
 pub mod track_geometry;
+pub mod upscale;
 pub mod vehicle_visual;
 
 pub use camera::{Camera, CameraMode, CameraView};
@@ -76,5 +78,5 @@ pub use gpu::{AdapterChoice, GpuContext};
 pub use offscreen::{OffscreenRenderer, RgbaImage, render_frame_png};
 pub use pose::{SpinAngles, VehiclePose, WheelPose};
 pub use scene::{FrameInput, SceneRenderer};
-pub use settings::RenderSettings;
+pub use settings::{QualityTier, RenderSettings};
 pub use vehicle_visual::VehicleVisual;

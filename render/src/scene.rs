@@ -18,7 +18,9 @@ use crate::camera::CameraView;
 use crate::car_mesh;
 use crate::mesh::{MeshBuilder, Vertex};
 use crate::settings::choose_msaa_samples;
+use crate::tiles::{Tile, frustum_planes, tile_mesh, visible_ranges};
 use crate::track_geometry::TrackGeometry;
+use crate::upscale::{Upscaler, scaled_size};
 use crate::{
     Camera, CameraMode, GpuContext, RenderError, RenderSettings, VehiclePose, VehicleVisual,
 };
@@ -107,6 +109,14 @@ impl GpuMesh {
         pass.set_vertex_buffer(0, self.buffer.slice(..));
         pass.draw(0..self.count, 0..1);
     }
+
+    /// Draws the vertex ranges `ranges` only (the visible tiles).
+    fn draw_ranges(&self, pass: &mut wgpu::RenderPass<'_>, ranges: &[(u32, u32)]) {
+        pass.set_vertex_buffer(0, self.buffer.slice(..));
+        for &(first, end) in ranges {
+            pass.draw(first.min(self.count)..end.min(self.count), 0..1);
+        }
+    }
 }
 
 struct Targets {
@@ -138,12 +148,17 @@ pub struct SceneRenderer {
     shadow_view: wgpu::TextureView,
     shadow_size: u32,
     ground: Option<GpuMesh>,
+    /// The ground's tiles for frustum culling, and this frame's visible vertex ranges.
+    ground_tiles: Vec<Tile>,
+    visible_ground: Vec<(u32, u32)>,
     props: Option<GpuMesh>,
     body: Option<GpuMesh>,
     wheels: [Option<GpuMesh>; 2],
     cockpit: Option<GpuMesh>,
     steering: Option<GpuMesh>,
     targets: Option<Targets>,
+    /// Present when the scene is drawn at a lower internal resolution.
+    upscaler: Option<Upscaler>,
     sun_dir: Vec3,
 }
 
@@ -347,6 +362,7 @@ impl SceneRenderer {
             blend: None,
             write_mask: wgpu::ColorWrites::ALL,
         })];
+        let fragment_constants = [("FINE_DETAIL", f64::from(u8::from(settings.fine_detail)))];
         let lit_pipeline =
             |label: &str, cull_mode: Option<wgpu::Face>, bias: wgpu::DepthBiasState| {
                 device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
@@ -373,7 +389,10 @@ impl SceneRenderer {
                     fragment: Some(wgpu::FragmentState {
                         module: &scene_module,
                         entry_point: Some("fs_main"),
-                        compilation_options: wgpu::PipelineCompilationOptions::default(),
+                        compilation_options: wgpu::PipelineCompilationOptions {
+                            constants: &fragment_constants,
+                            ..Default::default()
+                        },
                         targets: &colour_targets,
                     }),
                     multiview_mask: None,
@@ -400,7 +419,7 @@ impl SceneRenderer {
             depth_stencil: Some(wgpu::DepthStencilState {
                 format: DEPTH_FORMAT,
                 depth_write_enabled: Some(false),
-                depth_compare: Some(wgpu::CompareFunction::Always),
+                depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
                 stencil: wgpu::StencilState::default(),
                 bias: wgpu::DepthBiasState::default(),
             }),
@@ -442,7 +461,8 @@ impl SceneRenderer {
         });
 
         let geometry = TrackGeometry::new(track);
-        let (ground_mesh, props_mesh) = split_props(&geometry.mesh);
+        let (mut ground_mesh, props_mesh) = split_props(&geometry.mesh);
+        let ground_tiles = tile_mesh(&mut ground_mesh);
         let wheels = [0, 1].map(|axle| {
             GpuMesh::new(
                 device,
@@ -479,12 +499,15 @@ impl SceneRenderer {
             shadow_view,
             shadow_size,
             ground: GpuMesh::new(device, "track ground", &ground_mesh),
+            visible_ground: Vec::with_capacity(ground_tiles.len()),
+            ground_tiles,
             props: GpuMesh::new(device, "track objects", &props_mesh),
             body: GpuMesh::new(device, "car body", &car_mesh::body_mesh(visual)),
             wheels,
             cockpit: GpuMesh::new(device, "cockpit", &car_mesh::cockpit_mesh(visual)),
             steering: GpuMesh::new(device, "steering wheel", &car_mesh::steering_wheel_mesh()),
             targets: None,
+            upscaler: (settings.render_scale < 1.0).then(|| Upscaler::new(device, target_format)),
             sun_dir,
         }
     }
@@ -572,7 +595,21 @@ impl SceneRenderer {
         if frame.width == 0 || frame.height == 0 {
             return;
         }
-        self.resize(frame.width, frame.height);
+        let (width, height) = if self.upscaler.is_some() {
+            scaled_size(frame.width, frame.height, self.settings.render_scale)
+        } else {
+            (frame.width, frame.height)
+        };
+        self.resize(width, height);
+        let final_target = target;
+        if let Some(upscaler) = self.upscaler.as_mut() {
+            upscaler.prepare(&self.device, width, height);
+        }
+        let target = self
+            .upscaler
+            .as_ref()
+            .and_then(Upscaler::target)
+            .unwrap_or(target);
         let Some(targets) = self.targets.as_ref() else {
             return;
         };
@@ -623,6 +660,8 @@ impl SceneRenderer {
                 .copy_from_slice(bytemuck::bytes_of(&m.to_cols_array()));
         }
         self.queue.write_buffer(&self.model_buffer, 0, &bytes);
+        let planes = frustum_planes(clip_from_world * models[SLOT_TRACK]);
+        visible_ranges(&self.ground_tiles, &planes, &mut self.visible_ground);
         let offset = |slot: usize| u32::try_from(self.model_stride * slot as u64).unwrap_or(0);
 
         if shadows_on {
@@ -676,19 +715,17 @@ impl SceneRenderer {
             timestamp_writes: timestamps.map(|query_set| wgpu::RenderPassTimestampWrites {
                 query_set,
                 beginning_of_pass_write_index: (!shadows_on).then_some(0),
-                end_of_pass_write_index: Some(1),
+                end_of_pass_write_index: self.upscaler.is_none().then_some(1),
             }),
             occlusion_query_set: None,
             multiview_mask: None,
         });
         pass.set_bind_group(0, &self.main_globals, &[]);
         pass.set_bind_group(1, &self.models, &[0]);
-        pass.set_pipeline(&self.sky_pipeline);
-        pass.draw(0..3, 0..1);
         pass.set_pipeline(&self.ground_pipeline);
         if let Some(ground) = &self.ground {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
-            ground.draw(&mut pass);
+            ground.draw_ranges(&mut pass, &self.visible_ground);
         }
         pass.set_pipeline(&self.solid_pipeline);
         self.draw_casters(&mut pass, &offset);
@@ -701,6 +738,15 @@ impl SceneRenderer {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_STEERING)]);
                 steering.draw(&mut pass);
             }
+        }
+        // The sky last, at depth 0 (infinity in reverse-Z): only the pixels nothing covered
+        // are shaded (the depth test rejects the rest before the fragment shader).
+        pass.set_pipeline(&self.sky_pipeline);
+        pass.set_bind_group(1, &self.models, &[0]);
+        pass.draw(0..3, 0..1);
+        drop(pass);
+        if let Some(upscaler) = &self.upscaler {
+            upscaler.draw(encoder, final_target, timestamps.map(|q| (q, 1)));
         }
     }
 

@@ -70,7 +70,7 @@ fn hinted_ground_queries_equal_the_bvh_on_every_tick_of_a_lap() {
         ticks += 1;
         let station = session
             .autopilot()
-            .and_then(|d| d.last_projection())
+            .and_then(gripline_physics::driver::DriverModel::last_projection)
             .map_or(0.0, |p| p.station);
         if ticks > 1000 && previous_station > 0.9 * length && station < 0.1 * length {
             break;

@@ -33,8 +33,8 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result};
 use gripline_physics::powertrain::GearboxMode;
 use gripline_render::{
-    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, RenderSettings, SceneRenderer,
-    SpinAngles, VehiclePose, VehicleVisual,
+    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, QualityTier, RenderSettings,
+    SceneRenderer, SpinAngles, VehiclePose, VehicleVisual,
 };
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, KeyEvent, WindowEvent};
@@ -56,7 +56,7 @@ use self::pause_menu::MenuChoice;
 use self::settings_flow::SettingsFlow;
 use self::surface::WindowSurface;
 use gripline_config::settings::{
-    Fullscreen, PresentMode as PresentChoice, Settings, SettingsStore,
+    Fullscreen, PresentMode as PresentChoice, QualityChoice, Settings, SettingsStore,
 };
 
 /// How the window starts.
@@ -89,6 +89,8 @@ pub struct WindowOptions {
     pub fov_deg: f64,
     /// MSAA samples (1, 2, 4 or 8; reduced to what the adapter supports).
     pub msaa_samples: u32,
+    /// The rendering quality tier, or automatic.
+    pub quality: QualityChoice,
     /// The camera at start.
     pub camera: CameraMode,
     /// Gearbox mode at start (automatic suits a keyboard; H-pattern needs a shifter).
@@ -303,10 +305,9 @@ impl App {
             self.options.present,
             self.options.frame_latency,
         )?;
-        let settings = RenderSettings {
-            msaa_samples: self.options.msaa_samples,
-            ..RenderSettings::default()
-        };
+        let (settings, tier) =
+            render_settings(&gpu, self.options.quality, self.options.msaa_samples);
+        self.flow.set_automatic_quality(automatic_quality(&gpu));
         let scene = SceneRenderer::new(
             &gpu,
             surface.scene_format(),
@@ -318,10 +319,16 @@ impl App {
         let mut camera = Camera::new(self.options.camera);
         camera.fov_deg = self.options.fov_deg;
         eprintln!(
-            "gripline: {} · {:?} · {}x MSAA",
+            "gripline: {} · {:?} · {}x MSAA · quality {}{}",
             gpu.describe(),
             surface.present_mode(),
-            scene.sample_count()
+            scene.sample_count(),
+            tier.name(),
+            if self.options.quality == QualityChoice::Automatic {
+                " (automatic)"
+            } else {
+                ""
+            }
         );
         self.running = Some(Running {
             window: window.clone(),
@@ -742,21 +749,20 @@ impl App {
                 Some(winit::window::Fullscreen::Borderless(None))
             }
         });
-        if g.msaa_samples != self.options.msaa_samples {
+        if (g.msaa_samples, g.quality) != (self.options.msaa_samples, self.options.quality) {
             self.options.msaa_samples = g.msaa_samples;
+            self.options.quality = g.quality;
             self.rebuild_scene();
         }
     }
 
-    /// Builds the scene renderer again (new track, car or MSAA).
+    /// Builds the scene renderer again (new track, car, MSAA or quality tier).
     fn rebuild_scene(&mut self) {
         let Some(r) = self.running.as_mut() else {
             return;
         };
-        let settings = RenderSettings {
-            msaa_samples: self.options.msaa_samples,
-            ..RenderSettings::default()
-        };
+        let (settings, _) =
+            render_settings(&r.gpu, self.options.quality, self.options.msaa_samples);
         r.scene = SceneRenderer::new(
             &r.gpu,
             r.surface.scene_format(),
@@ -869,6 +875,26 @@ impl TickRate {
 }
 
 /// The sim thread's figures for `--stats`.
+/// The tier the adapter gets automatically.
+fn automatic_quality(gpu: &GpuContext) -> QualityTier {
+    QualityTier::for_adapter(gpu.adapter.get_info().device_type)
+}
+
+/// The renderer's settings for the user's quality `choice` and MSAA on `gpu`, and the tier.
+fn render_settings(
+    gpu: &GpuContext,
+    choice: QualityChoice,
+    msaa_samples: u32,
+) -> (RenderSettings, QualityTier) {
+    let tier = match choice {
+        QualityChoice::Automatic => automatic_quality(gpu),
+        QualityChoice::Low => QualityTier::Low,
+        QualityChoice::Medium => QualityTier::Medium,
+        QualityChoice::High => QualityTier::High,
+    };
+    (tier.settings(msaa_samples), tier)
+}
+
 fn stats_report(stats: &gripline_sim::realtime::SimStats) -> String {
     format!(
         "sim ticks: {}  lateness p50 {:.0} µs  p99 {:.0} µs  max {:.0} µs\n\
@@ -1054,6 +1080,7 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
         frame_latency: g.frame_latency,
         fov_deg: g.fov_deg,
         msaa_samples: g.msaa_samples,
+        quality: args.quality.map_or(g.quality, Into::into),
         camera: args.camera.map_or(
             match g.camera {
                 gripline_config::settings::CameraView::Chase => CameraMode::Chase,

@@ -7,9 +7,10 @@ use std::path::Path;
 
 use egui::{ComboBox, RichText, Ui};
 use gripline_config::settings::{
-    CameraView, Fullscreen, GraphicsSettings, PresentMode, SessionSettings,
+    CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice, SessionSettings,
 };
 use gripline_physics::powertrain::GearboxMode;
+use gripline_render::QualityTier;
 
 /// Shipped asset names of one kind (file stems of `assets/<kind>/*.ron`), sorted.
 pub fn asset_names(kind: &str) -> Vec<String> {
@@ -103,8 +104,9 @@ fn pick_name(ui: &mut Ui, id: &str, value: &mut String, names: &[String]) {
         });
 }
 
-/// Resolution, fullscreen, present mode, frame latency, field of view, MSAA, camera.
-pub fn graphics_tab(ui: &mut Ui, graphics: &mut GraphicsSettings) {
+/// Resolution, fullscreen, present mode, frame latency, field of view, quality tier, MSAA,
+/// camera. `automatic` is the tier "Automatic" gives on this adapter (once known).
+pub fn graphics_tab(ui: &mut Ui, graphics: &mut GraphicsSettings, automatic: Option<QualityTier>) {
     ui.heading("Display");
     egui::Grid::new("graphics-grid")
         .num_columns(2)
@@ -144,6 +146,22 @@ pub fn graphics_tab(ui: &mut Ui, graphics: &mut GraphicsSettings) {
             ui.label("Field of view");
             ui.add(egui::Slider::new(&mut graphics.fov_deg, 10.0..=120.0).suffix("° vertical"))
                 .on_hover_text("For a true-to-life cockpit view, match the angle your screen covers from your eyes.");
+            ui.end_row();
+            ui.label("Quality");
+            ui.horizontal(|ui| {
+                let auto_text = match automatic {
+                    Some(tier) => format!("Automatic ({})", tier.name()),
+                    None => "Automatic".to_owned(),
+                };
+                ui.radio_value(&mut graphics.quality, QualityChoice::Automatic, auto_text)
+                    .on_hover_text("Low on a software renderer (no GPU), Medium on an integrated GPU, High on a discrete one.");
+                ui.radio_value(&mut graphics.quality, QualityChoice::Low, "Low")
+                    .on_hover_text("No MSAA, a small shadow map, the scene drawn at half resolution.");
+                ui.radio_value(&mut graphics.quality, QualityChoice::Medium, "Medium")
+                    .on_hover_text("Up to 2× MSAA, full resolution.");
+                ui.radio_value(&mut graphics.quality, QualityChoice::High, "High")
+                    .on_hover_text("The anti-aliasing below, the largest shadow map.");
+            });
             ui.end_row();
             ui.label("Anti-aliasing");
             ui.horizontal(|ui| {

@@ -4,6 +4,7 @@
 
 use gripline_config::settings::{Aids, Settings, SettingsStore};
 use gripline_physics::vehicle::AidParams;
+use gripline_render::QualityTier;
 
 pub use crate::settings_ui::Tab;
 use crate::settings_ui::live_input::LiveInput;
@@ -25,6 +26,8 @@ pub struct SettingsFlow {
     pub live: LiveInput,
     vehicles: Vec<String>,
     tracks: Vec<String>,
+    /// The tier "Automatic" gives on this adapter, once the window knows it.
+    automatic_quality: Option<QualityTier>,
 }
 
 struct OpenScreen {
@@ -71,7 +74,13 @@ impl SettingsFlow {
             live,
             vehicles: session_tabs::asset_names("vehicles"),
             tracks: session_tabs::asset_names("tracks"),
+            automatic_quality: None,
         }
+    }
+
+    /// Tells the Graphics tab which quality tier "Automatic" gives on this adapter.
+    pub fn set_automatic_quality(&mut self, tier: QualityTier) {
+        self.automatic_quality = Some(tier);
     }
 
     /// Whether the screen is open.
@@ -105,7 +114,9 @@ impl SettingsFlow {
         };
         // The graphics tab edits a copy so the two closures do not both borrow `draft`.
         let mut graphics = draft.graphics.clone();
-        let mut graphics_tab = |ui: &mut egui::Ui| session_tabs::graphics_tab(ui, &mut graphics);
+        let automatic = self.automatic_quality;
+        let mut graphics_tab =
+            |ui: &mut egui::Ui| session_tabs::graphics_tab(ui, &mut graphics, automatic);
         let action = screen.show_with_tabs(
             ctx,
             &self.live,

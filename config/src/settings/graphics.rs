@@ -42,6 +42,21 @@ pub enum Fullscreen {
     Exclusive,
 }
 
+/// How much the renderer draws (the renderer's quality tiers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum QualityChoice {
+    /// Chosen for the graphics adapter: Low on a software renderer, Medium on an integrated
+    /// GPU, High on a discrete one.
+    #[default]
+    Automatic,
+    /// No MSAA, a small shadow map, the scene at half resolution: for software renderers.
+    Low,
+    /// Up to 2x MSAA, full resolution.
+    Medium,
+    /// The MSAA chosen below, the largest shadow map.
+    High,
+}
+
 /// Where the camera is when a session starts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CameraView {
@@ -70,15 +85,18 @@ pub struct GraphicsSettings {
     pub frame_latency: u32,
     /// Vertical field of view (deg).
     pub fov_deg: f64,
-    /// Multisample anti-aliasing samples per pixel: 1 (off), 2, 4 or 8.
+    /// Multisample anti-aliasing samples per pixel: 1 (off), 2, 4 or 8 (the quality tier's
+    /// ceiling applies).
     pub msaa_samples: u32,
+    /// The renderer's quality tier.
+    pub quality: QualityChoice,
     /// Camera at the start of a session.
     pub camera: CameraView,
 }
 
 impl Default for GraphicsSettings {
     /// 1280 x 720 in a window, vsync, two frames in flight, 60° vertical (about 90°
-    /// horizontal at 16:9, a chase-camera view), 4x MSAA.
+    /// horizontal at 16:9, a chase-camera view), 4x MSAA, the quality tier for the adapter.
     fn default() -> Self {
         Self {
             width: 1280,
@@ -88,6 +106,7 @@ impl Default for GraphicsSettings {
             frame_latency: 2,
             fov_deg: 60.0,
             msaa_samples: 4,
+            quality: QualityChoice::Automatic,
             camera: CameraView::Chase,
         }
     }

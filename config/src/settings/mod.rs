@@ -34,7 +34,7 @@ pub mod session;
 pub mod settings_file;
 pub mod store;
 
-pub use graphics::{CameraView, Fullscreen, GraphicsSettings, PresentMode};
+pub use graphics::{CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice};
 pub use message::{SettingsMessage, Severity};
 pub use model::Settings;
 pub use sanitize::{Sanitize, Sanitizer};

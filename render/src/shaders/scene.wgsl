@@ -54,8 +54,15 @@ fn vnoise(p: vec2<f32>) -> f32 {
     return mix(mix(a, b, u.x), mix(c, d, u.x), u.y);
 }
 
+// Fine procedural detail and the 3x3 shadow filter; off on the Low quality tier (set per
+// pipeline, so the compiler drops the unused code).
+override FINE_DETAIL: bool = true;
+
 // Noise of frequency `freq` (1/m), faded to its mean where a pixel covers a period or more.
 fn fine_noise(p: vec2<f32>, freq: f32, footprint: f32) -> f32 {
+    if !FINE_DETAIL {
+        return 0.5;
+    }
     let fade = clamp(1.5 - footprint * freq, 0.0, 1.0);
     return mix(0.5, vnoise(p * freq), fade);
 }
@@ -156,6 +163,10 @@ fn shadow_factor(world: vec3<f32>, n: vec3<f32>) -> f32 {
     let uv = vec2<f32>(ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5);
     if any(uv < vec2<f32>(0.0)) || any(uv > vec2<f32>(1.0)) || ndc.z > 1.0 || ndc.z < 0.0 {
         return 1.0;
+    }
+    if !FINE_DETAIL {
+        // One bilinear comparison: a 2x2 filter.
+        return textureSampleCompareLevel(shadow_map, shadow_sampler, uv, ndc.z - 0.0015);
     }
     var lit = 0.0;
     for (var dy = -1; dy <= 1; dy++) {

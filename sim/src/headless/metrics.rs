@@ -20,8 +20,8 @@ pub const KMH: f64 = 1.0 / 3.6;
 pub const QUARTER_MILE_M: f64 = 402.336;
 /// A foot in metres.
 pub const FOOT_M: f64 = 0.3048;
-/// Standard gravity (m/s²).
-pub const G: f64 = 9.806_65;
+/// Standard gravity (m/s²), the physics' own.
+pub const G: f64 = gripline_physics::vehicle::GRAVITY;
 
 /// Linear interpolation of `y` where `x` crosses `target` between two samples.
 fn crossing(x0: f64, y0: f64, x1: f64, y1: f64, target: f64) -> f64 {

@@ -27,15 +27,19 @@ use super::snapshot_ring::{DEFAULT_RING_CAPACITY, SnapshotConsumer};
 use super::stats::{SharedStats, SimStats, SimStatsReader};
 use crate::session::Session;
 
+/// The longest spin before a deadline when the thread runs at real-time priority.
+pub const RAISED_PRIORITY_SPIN: Duration = Duration::from_micros(50);
+
 /// How the sim thread runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimConfig {
-    /// Tick period (1 ms: the physics step is fixed at 1 ms, so another period runs the
+    /// Tick period (the physics step, [`gripline_physics::STEP_S`]: another period runs the
     /// simulation slower or faster than real time).
     pub period: Duration,
     /// Overdue ticks run back to back after a stall before the rest are dropped.
     pub max_catch_up: u64,
-    /// How long before each deadline the thread stops sleeping and spins.
+    /// How long before each deadline the thread stops sleeping and spins (at most
+    /// [`RAISED_PRIORITY_SPIN`] at real-time priority).
     pub spin: Duration,
     /// Snapshots the ring to the renderer holds.
     pub ring_capacity: usize,
@@ -48,7 +52,7 @@ pub struct SimConfig {
 impl Default for SimConfig {
     fn default() -> Self {
         Self {
-            period: Duration::from_millis(1),
+            period: Duration::from_secs_f64(gripline_physics::STEP_S),
             max_catch_up: 5,
             spin: Duration::from_micros(200),
             ring_capacity: DEFAULT_RING_CAPACITY,
@@ -97,21 +101,26 @@ impl SimThread {
 
 /// The loop of the sim thread.
 fn run(mut core: SimCore, config: &SimConfig, stats: &SharedStats, quit: &AtomicBool) {
-    if config.raise_priority {
-        stats.priority_raised.store(
-            gripline_input::realtime_priority::raise_current_thread(
-                gripline_input::realtime_priority::SIM_FIFO_PRIORITY,
-            ),
-            Ordering::Relaxed,
+    let raised = config.raise_priority
+        && gripline_input::realtime_priority::raise_current_thread(
+            gripline_input::realtime_priority::SIM_FIFO_PRIORITY,
         );
-    }
+    stats.priority_raised.store(raised, Ordering::Relaxed);
+    // At real-time priority the kernel wakes the thread within tens of microseconds, so a
+    // shorter spin keeps the deadlines and leaves the CPU to the renderer (a software
+    // rasteriser shares these cores).
+    let spin = if raised {
+        config.spin.min(RAISED_PRIORITY_SPIN)
+    } else {
+        config.spin
+    };
     stats.running.store(true, Ordering::Relaxed);
     let origin = Instant::now();
     let mut scheduler = TickScheduler::new(config.period, config.max_catch_up, Duration::ZERO);
     while !quit.load(Ordering::Relaxed) {
         let now = origin.elapsed();
         match scheduler.poll(now) {
-            TickDecision::WaitUntil(deadline) => wait_until(origin + deadline, config.spin),
+            TickDecision::WaitUntil(deadline) => wait_until(origin + deadline, spin),
             TickDecision::Tick { lateness, dropped } => {
                 stats.lateness.record(lateness);
                 if lateness >= scheduler.period() {
