@@ -61,16 +61,20 @@
 pub mod camera;
 pub mod car_mesh;
 pub mod error;
+pub mod frame_capture;
 pub mod gpu;
 pub mod mesh;
 pub mod offscreen;
 pub mod pose;
+pub mod readback;
 pub mod scene;
 pub mod settings;
 pub mod tiles;
 pub mod track_geometry;
+pub mod ui_painter;
 pub mod upscale;
 pub mod vehicle_visual;
+pub mod window_surface;
 
 pub use camera::{Camera, CameraMode, CameraView};
 pub use error::RenderError;

@@ -3,12 +3,11 @@
 
 use std::io::BufWriter;
 use std::path::Path;
-use std::sync::mpsc;
-use std::time::Duration;
 
 use gripline_physics::track::TrackMesh;
 use gripline_physics::vehicle::VehicleParams;
 
+use crate::readback::{read_image, readback_buffer, record_copy};
 use crate::scene::check_size;
 use crate::{
     AdapterChoice, Camera, FrameInput, GpuContext, RenderError, RenderSettings, SceneRenderer,
@@ -17,9 +16,6 @@ use crate::{
 
 /// The colour format of offscreen frames.
 pub const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
-
-/// How long to wait for the GPU to finish a frame.
-const READBACK_TIMEOUT: Duration = Duration::from_mins(1);
 
 /// An 8-bit sRGB RGBA image, rows top to bottom.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,7 +114,6 @@ pub struct OffscreenRenderer {
     texture: wgpu::Texture,
     view: wgpu::TextureView,
     readback: wgpu::Buffer,
-    padded_row_bytes: u32,
 }
 
 impl OffscreenRenderer {
@@ -186,13 +181,7 @@ impl OffscreenRenderer {
             view_formats: &[],
         });
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-        let padded_row_bytes = padded_bytes_per_row(width);
-        let readback = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("offscreen read-back"),
-            size: u64::from(padded_row_bytes) * u64::from(height),
-            usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
+        let readback = readback_buffer(&gpu.device, width, height);
         Ok(Self {
             gpu,
             scene,
@@ -201,7 +190,6 @@ impl OffscreenRenderer {
             texture,
             view,
             readback,
-            padded_row_bytes,
         })
     }
 
@@ -245,68 +233,26 @@ impl OffscreenRenderer {
                 label: Some("offscreen frame"),
             });
         self.scene.render(&mut encoder, &self.view, &frame);
-        encoder.copy_texture_to_buffer(
-            wgpu::TexelCopyTextureInfo {
-                texture: &self.texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            wgpu::TexelCopyBufferInfo {
-                buffer: &self.readback,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(self.padded_row_bytes),
-                    rows_per_image: Some(self.height),
-                },
-            },
-            wgpu::Extent3d {
-                width: self.width,
-                height: self.height,
-                depth_or_array_layers: 1,
-            },
+        record_copy(
+            &mut encoder,
+            &self.texture,
+            &self.readback,
+            self.width,
+            self.height,
         );
         let submission = self.gpu.queue.submit([encoder.finish()]);
         self.read_back(submission)
     }
 
     fn read_back(&self, submission: wgpu::SubmissionIndex) -> Result<RgbaImage, RenderError> {
-        let slice = self.readback.slice(..);
-        let (sender, receiver) = mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |result| {
-            // The receiver waits below; if it has gone, nobody needs the answer.
-            let _ = sender.send(result);
-        });
-        self.gpu
-            .device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(submission),
-                timeout: Some(READBACK_TIMEOUT),
-            })
-            .map_err(|e| RenderError::Readback(e.to_string()))?;
-        receiver
-            .recv_timeout(READBACK_TIMEOUT)
-            .map_err(|e| RenderError::Readback(e.to_string()))?
-            .map_err(|e| RenderError::Readback(e.to_string()))?;
-        let row = 4 * self.width as usize;
-        let mut data = Vec::with_capacity(row * self.height as usize);
-        {
-            let mapped = slice
-                .get_mapped_range()
-                .map_err(|e| RenderError::Readback(e.to_string()))?;
-            for chunk in mapped
-                .chunks(self.padded_row_bytes as usize)
-                .take(self.height as usize)
-            {
-                data.extend_from_slice(&chunk[..row]);
-            }
-        }
-        self.readback.unmap();
-        Ok(RgbaImage {
-            width: self.width,
-            height: self.height,
-            data,
-        })
+        read_image(
+            &self.gpu.device,
+            &self.readback,
+            Some(submission),
+            self.width,
+            self.height,
+            false,
+        )
     }
 
     /// The colour texture frames are rendered into.
@@ -325,13 +271,7 @@ impl OffscreenRenderer {
     }
 }
 
-/// Bytes per row of a read-back buffer for `width` RGBA8 pixels, rounded up to wgpu's
-/// 256-byte copy alignment.
-pub fn padded_bytes_per_row(width: u32) -> u32 {
-    let unpadded = width.saturating_mul(4);
-    let align = wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-    unpadded.div_ceil(align).saturating_mul(align)
-}
+pub use crate::readback::padded_bytes_per_row;
 
 /// Renders one frame of the car `params` on `track` at `pose`, seen by `camera`, on a
 /// headless adapter chosen by `GRIPLINE_ADAPTER`, and writes it to `path` as PNG.
@@ -366,14 +306,6 @@ pub fn render_frame_png(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn rows_are_padded_to_256_bytes() {
-        assert_eq!(padded_bytes_per_row(64), 256);
-        assert_eq!(padded_bytes_per_row(65), 512);
-        assert_eq!(padded_bytes_per_row(160), 768);
-        assert_eq!(padded_bytes_per_row(1280), 5120);
-    }
 
     #[test]
     fn png_round_trips_and_reports_missing_files() {

@@ -1,9 +1,7 @@
-//! The egui layer of the window: input from winit, the UI pass, and painting over the scene.
-//!
-//! The scene is drawn first into the frame's texture; egui then paints in a second render
-//! pass that loads what is there (`LoadOp::Load`), so the HUD and the menus lie on top.
+//! The egui layer of the window: input from winit and the UI pass; the painting over the
+//! scene is the renderer's ([`UiPainter`]).
 
-use egui_wgpu::ScreenDescriptor;
+use gripline_render::ui_painter::{PreparedUi, UiPainter};
 use winit::window::Window;
 
 #[allow(clippy::cast_possible_truncation)]
@@ -11,18 +9,12 @@ fn scale_factor(window: &Window) -> f32 {
     window.scale_factor() as f32
 }
 
-/// egui's context, its winit glue and its wgpu renderer.
+/// egui's context, its winit glue and the renderer's painter.
 pub struct EguiLayer {
     ctx: egui::Context,
     state: egui_winit::State,
-    renderer: egui_wgpu::Renderer,
-}
-
-/// One UI pass, tessellated and ready to paint.
-pub struct PreparedUi {
-    primitives: Vec<egui::ClippedPrimitive>,
-    textures: egui::TexturesDelta,
-    pixels_per_point: f32,
+    /// Paints the prepared UI over the frame.
+    pub painter: UiPainter,
 }
 
 impl EguiLayer {
@@ -38,20 +30,10 @@ impl EguiLayer {
             None,
             Some(device.limits().max_texture_dimension_2d as usize),
         );
-        let renderer = egui_wgpu::Renderer::new(
-            device,
-            format,
-            egui_wgpu::RendererOptions {
-                msaa_samples: 1,
-                depth_stencil_format: None,
-                dithering: true,
-                ..Default::default()
-            },
-        );
         Self {
             ctx,
             state,
-            renderer,
+            painter: UiPainter::new(device, format),
         }
     }
 
@@ -79,58 +61,5 @@ impl EguiLayer {
             textures: output.textures_delta,
             pixels_per_point,
         }
-    }
-
-    /// Paints a prepared UI over each of `targets` (their contents are kept), all of
-    /// `size_px`; returns the command buffers of egui's paint callbacks, to submit before
-    /// `encoder`.
-    pub fn paint(
-        &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        encoder: &mut wgpu::CommandEncoder,
-        targets: &[&wgpu::TextureView],
-        size_px: [u32; 2],
-        ui: PreparedUi,
-    ) -> Vec<wgpu::CommandBuffer> {
-        let screen = ScreenDescriptor {
-            size_in_pixels: size_px,
-            pixels_per_point: ui.pixels_per_point,
-        };
-        for (id, deltas) in &ui.textures.set {
-            for delta in deltas {
-                self.renderer.update_texture(device, queue, *id, delta);
-            }
-        }
-        let user_buffers =
-            self.renderer
-                .update_buffers(device, queue, encoder, &ui.primitives, &screen);
-        for target in targets {
-            let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("egui"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: target,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Load,
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: None,
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            let mut pass = pass.forget_lifetime();
-            self.renderer.render(&mut pass, &ui.primitives, &screen);
-        }
-        for id in &ui.textures.free {
-            self.renderer.free_texture(id);
-        }
-        // Applied above: tell epaint so it does not complain when the delta is dropped.
-        let mut textures = ui.textures;
-        textures.clear();
-        user_buffers
     }
 }

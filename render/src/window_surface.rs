@@ -1,4 +1,6 @@
-//! The window's wgpu surface: configuration, resizing and every outcome of acquiring a frame.
+//! A window's wgpu surface: configuration, resizing and every outcome of acquiring a frame.
+//! The window itself stays with the caller, behind [`SurfaceWindow`] (no windowing library
+//! here).
 //!
 //! - A zero-sized window (minimised) is never configured; frames are skipped until it has a
 //!   size again.
@@ -7,15 +9,38 @@
 //!   `Lost` recreates the surface from the window; `Validation` skips the frame and is
 //!   counted. None of them panics.
 
-use std::sync::Arc;
+use crate::error::RenderError;
 
-use anyhow::Result;
-use gripline_config::settings::PresentMode as PresentChoice;
-use winit::window::Window;
+/// What the surface needs of the window it presents to.
+pub trait SurfaceWindow {
+    /// The window's inner size (pixels; zero while minimised).
+    fn size_px(&self) -> [u32; 2];
+
+    /// A new surface for the window, after the old one was lost.
+    ///
+    /// # Errors
+    /// wgpu's, when the surface cannot be made.
+    fn create_surface(
+        &self,
+        instance: &wgpu::Instance,
+    ) -> Result<wgpu::Surface<'static>, wgpu::CreateSurfaceError>;
+}
+
+/// How frames reach the display.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PresentChoice {
+    /// Wait for vertical blank: no tearing, supported everywhere.
+    #[default]
+    Vsync,
+    /// Present at once: lowest latency, may tear.
+    NoVsync,
+    /// Newest frame at vertical blank; vsync where unsupported.
+    Mailbox,
+}
 
 /// The surface and the device that draws into it.
 pub struct WindowSurface {
-    window: Arc<Window>,
+    window: Box<dyn SurfaceWindow>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
     /// Whether `config` is applied to the surface (false while minimised).
@@ -61,20 +86,21 @@ impl WindowSurface {
     /// Configures `surface`, made for `window`, on `adapter`'s `device`.
     ///
     /// # Errors
-    /// When the surface cannot be created or the adapter cannot present to it.
+    /// [`RenderError::Invalid`] when the adapter cannot present to the window.
     pub fn new(
         surface: wgpu::Surface<'static>,
-        window: Arc<Window>,
+        window: Box<dyn SurfaceWindow>,
         adapter: &wgpu::Adapter,
         device: &wgpu::Device,
         present: PresentChoice,
         frame_latency: u32,
-    ) -> Result<Self> {
+    ) -> Result<Self, RenderError> {
         let caps = surface.get_capabilities(adapter);
-        anyhow::ensure!(
-            !caps.formats.is_empty(),
-            "the graphics adapter cannot present to this window"
-        );
+        if caps.formats.is_empty() {
+            return Err(RenderError::Invalid(
+                "the graphics adapter cannot present to this window".to_owned(),
+            ));
+        }
         // egui blends in gamma space: give the surface a plain format and view it as sRGB
         // for the scene, whose shaders output linear colour.
         let format = caps
@@ -85,13 +111,13 @@ impl WindowSurface {
             .unwrap_or(caps.formats[0]);
         let view_format = format.add_srgb_suffix();
         let usage = wgpu::TextureUsages::RENDER_ATTACHMENT;
-        let size = window.inner_size();
+        let [width, height] = window.size_px();
         let config = wgpu::SurfaceConfiguration {
             usage,
             format,
             color_space: wgpu::SurfaceColorSpace::Auto,
-            width: size.width.max(1),
-            height: size.height.max(1),
+            width: width.max(1),
+            height: height.max(1),
             present_mode: present_mode(present, &caps.present_modes),
             desired_maximum_frame_latency: frame_latency.clamp(1, 3),
             alpha_mode: caps.alpha_modes[0],
@@ -110,7 +136,7 @@ impl WindowSurface {
             skipped: SkipCounts::default(),
             supported_present_modes: caps.present_modes.clone(),
         };
-        this.resize(device, size.width, size.height);
+        this.resize(device, width, height);
         Ok(this)
     }
 
@@ -189,8 +215,8 @@ impl WindowSurface {
                         self.skipped.outdated += 1;
                         return None;
                     }
-                    let size = self.window.inner_size();
-                    self.resize(device, size.width, size.height);
+                    let [width, height] = self.window.size_px();
+                    self.resize(device, width, height);
                     if !self.configured {
                         self.skipped.zero_size += 1;
                         return None;
@@ -198,11 +224,11 @@ impl WindowSurface {
                 }
                 wgpu::CurrentSurfaceTexture::Lost => {
                     self.skipped.lost += 1;
-                    match instance.create_surface(self.window.clone()) {
+                    match self.window.create_surface(instance) {
                         Ok(surface) => {
                             self.surface = surface;
-                            let size = self.window.inner_size();
-                            self.resize(device, size.width, size.height);
+                            let [width, height] = self.window.size_px();
+                            self.resize(device, width, height);
                         }
                         Err(error) => {
                             eprintln!("gripline: cannot recreate the lost surface: {error}");
@@ -222,8 +248,8 @@ impl WindowSurface {
 
     /// Reconfigures the surface after a suboptimal frame was presented.
     pub fn refresh(&mut self, device: &wgpu::Device) {
-        let size = self.window.inner_size();
-        self.resize(device, size.width, size.height);
+        let [width, height] = self.window.size_px();
+        self.resize(device, width, height);
     }
 
     fn frame(&self, texture: wgpu::SurfaceTexture, suboptimal: bool) -> Frame {

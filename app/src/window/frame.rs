@@ -1,0 +1,270 @@
+//! One frame: the snapshots drained and interpolated, the camera, the scene, the HUD and
+//! menus, presenting, the screenshot, and the frame-rate and tick-rate figures.
+
+use super::*;
+
+impl App {
+    pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        self.drain_events();
+        let exit_due = self.exit_due();
+        let Some(sim) = self.sim.as_mut() else { return };
+        let stats = sim.stats();
+        let Some(r) = self.running.as_mut() else {
+            return;
+        };
+        let frame_start = Instant::now();
+        let dt_s = r
+            .last_frame
+            .map_or(0.0, |t| frame_start.duration_since(t).as_secs_f64());
+        r.last_frame = Some(frame_start);
+
+        r.interpolator.drain(sim.snapshots());
+        let now = r.started.elapsed();
+        if let Some(sample) = r.interpolator.sample(now) {
+            r.latest = Some(sample.stamped);
+        }
+        let Some(stamped) = r.latest else {
+            // Nothing simulated yet: wait for the first snapshot.
+            r.window.request_redraw();
+            return;
+        };
+        let position = stamped.snapshot.position;
+        if let Some(last) = r.last_position {
+            let step = position.distance(last);
+            if step.is_finite() && step < 50.0 {
+                self.report.distance_m += step;
+            }
+        }
+        r.last_position = Some(position);
+        self.report.simulated_s = stamped.snapshot.time_s;
+
+        let spin = SpinAngles {
+            angles_rad: stamped.wheel_rotation_rad,
+        };
+        let pose = VehiclePose::from_snapshot(&stamped.snapshot, &spin);
+        r.camera.update(&pose, dt_s);
+
+        let paused = stamped.hud.paused;
+        if self.flow.is_open() {
+            let now = r.started.elapsed();
+            self.flow.live.set_now(now);
+            self.flow.live.set_ffb_killed(stamped.hud.ffb_killed);
+            self.flow.live.feed_ffb(
+                crate::settings_ui::live_input::FfbSample {
+                    torque_nm: stamped.hud.ffb_torque_nm,
+                    clipped: stamped.hud.ffb_clipped,
+                },
+                now,
+            );
+        }
+        r.ffb_graph.push(
+            ffb_graph::GraphSample {
+                at: r.started.elapsed(),
+                torque_nm: stamped.hud.ffb_torque_nm,
+                parts: stamped.hud.ffb_parts,
+                clipped: stamped.hud.ffb_clipped,
+            },
+            stamped.hud.ffb_max_nm,
+        );
+        let notice = r
+            .notice
+            .as_ref()
+            .filter(|(_, at)| at.elapsed() < Duration::from_secs(4))
+            .map(|(text, _)| text.clone());
+        let hud_inputs = hud::HudInputs {
+            snapshot: &stamped.snapshot,
+            redline_rpm: self.dash.redline_rpm,
+            limiter_rpm: self.dash.limiter_rpm,
+            lock_deg: self.dash.lock_deg,
+            ffb: Some((stamped.hud.ffb_level, stamped.hud.ffb_clipping_fraction)),
+            laps: hud::LapFigures {
+                current_s: stamped.hud.laps.current_lap_s,
+                last_s: stamped.hud.laps.last_lap_s,
+                best_s: stamped.hud.laps.best_lap_s,
+                count: stamped.hud.laps.laps_completed,
+            },
+            timing: hud::TimingFigures {
+                tick_rate_hz: r.tick_rate.update(stats.ticks, frame_start),
+                lateness_p50_us: stats.lateness_p50_us,
+                lateness_p99_us: stats.lateness_p99_us,
+                lateness_max_us: stats.lateness_max_us,
+                missed_ticks: stats.missed_ticks + stats.dropped_ticks,
+                dropped_snapshots: stats.dropped_snapshots,
+                step_cost_us: stats.step_cost_mean_us,
+                frame_cpu_ms: r.frames.cpu_median_ms(),
+                fps: r.frames.fps(),
+            },
+            camera: r.camera.mode.name(),
+            autopilot: stamped.hud.autopilot,
+            show_timing: r.show_timing,
+            ffb_graph: r.show_ffb_graph.then_some(&r.ffb_graph),
+        };
+        let Some(frame) = r.surface.acquire(&r.gpu.instance, &r.gpu.device) else {
+            // Minimised or occluded: wait for an event (resize, expose) before trying again,
+            // unless an exit is due.
+            if exit_due {
+                event_loop.exit();
+            } else {
+                event_loop.set_control_flow(ControlFlow::WaitUntil(
+                    Instant::now() + Duration::from_millis(100),
+                ));
+            }
+            return;
+        };
+        event_loop.set_control_flow(ControlFlow::Wait);
+        let mut choice = None;
+        let mut applied = None;
+        let window = r.window.clone();
+        let flow = &mut self.flow;
+        let aids_of_car = &self.aids_of_car;
+        let prepared = r.egui.run(&window, |ctx| {
+            hud::draw(ctx, &hud_inputs);
+            if let Some(text) = &notice {
+                hud::banner(ctx, text);
+            }
+            if flow.is_open() {
+                applied = flow.show(ctx, aids_of_car);
+            } else if paused {
+                choice = pause_menu::draw(ctx, None);
+            }
+        });
+
+        let mut shot_path = None;
+        if exit_due {
+            shot_path.clone_from(&self.options.screenshot);
+        }
+        let [width, height] = r.surface.size();
+        let input = FrameInput::new(&pose, &r.camera, &self.visual, width, height);
+        let mut encoder = r
+            .gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("frame"),
+            });
+        r.scene.render(&mut encoder, &frame.scene_view, &input);
+        let mut pending_shot = None;
+        if let Some(path) = shot_path.as_ref() {
+            // The same frame once more, into a texture the CPU can read.
+            let target = gripline_render::frame_capture::FrameCapture::new(
+                &r.gpu.device,
+                width,
+                height,
+                r.surface.ui_format(),
+                r.surface.scene_format(),
+            );
+            r.scene.render(&mut encoder, &target.scene_view, &input);
+            pending_shot = Some((target, path.clone()));
+        }
+        let mut targets = vec![&frame.ui_view];
+        if let Some((target, _)) = pending_shot.as_ref() {
+            targets.push(&target.ui_view);
+        }
+        let user_buffers = r.egui.painter.paint(
+            &r.gpu.device,
+            &r.gpu.queue,
+            &mut encoder,
+            &targets,
+            [width, height],
+            prepared,
+        );
+        let pending_shot =
+            pending_shot.map(|(target, path)| (target.copy_out(&r.gpu.device, &mut encoder), path));
+        r.gpu
+            .queue
+            .submit(user_buffers.into_iter().chain([encoder.finish()]));
+        r.window.pre_present_notify();
+        let suboptimal = frame.suboptimal;
+        r.gpu.queue.present(frame.texture);
+        if suboptimal {
+            r.surface.refresh(&r.gpu.device);
+        }
+        r.frames.record(frame_start.elapsed(), frame_start);
+
+        if let Some((pending, path)) = pending_shot {
+            let saved = pending
+                .finish(&r.gpu.device)
+                .context("reading the screenshot back")
+                .and_then(|image| {
+                    image
+                        .write_png(&path)
+                        .with_context(|| format!("writing the screenshot {}", path.display()))
+                });
+            match saved {
+                Ok(()) => eprintln!("gripline: screenshot saved to {}", path.display()),
+                Err(error) => self.error = Some(error),
+            }
+        }
+        match choice {
+            Some(MenuChoice::Resume) => self.send(Command::Resume),
+            Some(MenuChoice::ResetCar) => {
+                self.send(Command::Reset);
+                self.send(Command::Resume);
+            }
+            Some(MenuChoice::Settings) => {
+                self.keyboard.release_all();
+                self.flow
+                    .open(self.dash.lock_deg, settings_flow::Tab::Controls);
+            }
+            Some(MenuChoice::Quit) => {
+                if let Some(r) = self.running.as_mut() {
+                    r.quit_requested = true;
+                }
+            }
+            None => {}
+        }
+        if let Some(applied) = applied {
+            self.on_applied(applied);
+        }
+        self.poll_loader();
+        let quit = self.running.as_ref().is_some_and(|r| r.quit_requested);
+        if exit_due || quit {
+            event_loop.exit();
+            return;
+        }
+        if let Some(r) = self.running.as_ref() {
+            r.window.request_redraw();
+        }
+    }
+}
+
+/// The sim thread's tick rate, measured by the UI over half-second windows.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct TickRate {
+    mark: Option<(Instant, u64)>,
+    rate_hz: f64,
+}
+
+impl TickRate {
+    pub(super) fn update(&mut self, ticks: u64, now: Instant) -> f64 {
+        match self.mark {
+            None => self.mark = Some((now, ticks)),
+            Some((at, then)) => {
+                let span = now.duration_since(at).as_secs_f64();
+                if span >= 0.5 {
+                    self.rate_hz = ticks.saturating_sub(then) as f64 / span;
+                    self.mark = Some((now, ticks));
+                }
+            }
+        }
+        self.rate_hz
+    }
+}
+
+pub(super) fn stats_report(stats: &gripline_sim::realtime::SimStats) -> String {
+    format!(
+        "sim ticks: {}  lateness p50 {:.0} µs  p99 {:.0} µs  max {:.0} µs\n\
+         missed ticks: {}  dropped after stalls: {}  snapshots dropped: {}\n\
+         tick cost: mean {:.1} µs  p99 {:.1} µs  max {:.1} µs  priority raised: {}",
+        stats.ticks,
+        stats.lateness_p50_us,
+        stats.lateness_p99_us,
+        stats.lateness_max_us,
+        stats.missed_ticks,
+        stats.dropped_ticks,
+        stats.dropped_snapshots,
+        stats.step_cost_mean_us,
+        stats.step_cost_p99_us,
+        stats.step_cost_max_us,
+        stats.priority_raised
+    )
+}

@@ -1,0 +1,185 @@
+//! The window's options and their sources: the command line over the saved settings.
+
+use super::*;
+
+/// How the window starts.
+#[derive(Clone, Debug)]
+#[allow(clippy::struct_excessive_bools)] // independent start-up switches of the command line
+pub struct WindowOptions {
+    /// Vehicle name or file.
+    pub vehicle: String,
+    /// Track name or file.
+    pub track: String,
+    /// The driver model drives.
+    pub autopilot: bool,
+    /// Close the window after this long (s).
+    pub exit_after_s: Option<f64>,
+    /// Save the last frame here before exiting.
+    pub screenshot: Option<PathBuf>,
+    /// Print the sim-thread and frame timing at exit.
+    pub print_stats: bool,
+    /// Show the force-feedback graph from the start.
+    pub show_ffb_graph: bool,
+    /// Inner size of the window (pixels).
+    pub size_px: [u32; 2],
+    /// Start fullscreen (borderless).
+    pub fullscreen: bool,
+    /// Present mode.
+    pub present: PresentChoice,
+    /// Frames in flight (1–3).
+    pub frame_latency: u32,
+    /// Vertical field of view (deg).
+    pub fov_deg: f64,
+    /// MSAA samples (1, 2, 4 or 8; reduced to what the adapter supports).
+    pub msaa_samples: u32,
+    /// The rendering quality tier, or automatic.
+    pub quality: QualityChoice,
+    /// The camera at start.
+    pub camera: CameraMode,
+    /// Gearbox mode at start (automatic suits a keyboard; H-pattern needs a shifter).
+    pub gearbox: GearboxMode,
+    /// A message to show when the window opens (problems with the settings files).
+    pub startup_notice: Option<String>,
+    /// Open the settings screen on this tab at start.
+    pub settings_tab: Option<settings_flow::Tab>,
+}
+
+impl From<crate::cli::CameraArg> for CameraMode {
+    fn from(arg: crate::cli::CameraArg) -> Self {
+        use crate::cli::CameraArg;
+        match arg {
+            CameraArg::Chase => Self::Chase,
+            CameraArg::Cockpit => Self::Cockpit,
+            CameraArg::Bonnet => Self::Bonnet,
+            CameraArg::Orbit => Self::Orbit,
+        }
+    }
+}
+
+/// Parses `WxH` (e.g. `1280x720`).
+///
+/// # Errors
+/// Anything else, or a side outside 320–16384 (width) or 200–16384 (height).
+pub fn parse_size(text: &str) -> Result<[u32; 2]> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .with_context(|| format!("window size '{text}' is not WIDTHxHEIGHT, e.g. 1280x720"))?;
+    let w: u32 = w
+        .trim()
+        .parse()
+        .with_context(|| format!("window width '{w}' is not a whole number"))?;
+    let h: u32 = h
+        .trim()
+        .parse()
+        .with_context(|| format!("window height '{h}' is not a whole number"))?;
+    anyhow::ensure!(
+        (320..=16384).contains(&w) && (200..=16384).contains(&h),
+        "window size {w}x{h} is outside 320x200 to 16384x16384"
+    );
+    Ok([w, h])
+}
+
+/// Runs the window from the command line's options (settings fill in the rest).
+///
+/// # Errors
+/// As [`run`], and a bad `--size` or `--exit-after`.
+pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
+    if let Some(s) = args.exit_after {
+        anyhow::ensure!(
+            s.is_finite() && s >= 0.0,
+            "--exit-after must be a number of seconds ≥ 0, got {s}"
+        );
+    }
+    // The user's settings: never fatal. A broken file is kept beside, the defaults used,
+    // and the problem printed here and shown in the window.
+    let (settings, store, messages) = match SettingsStore::platform() {
+        Ok(store) => {
+            let outcome = store.load();
+            let messages: Vec<String> = outcome.messages.iter().map(ToString::to_string).collect();
+            (outcome.settings, Some(store), messages)
+        }
+        Err(error) => (
+            Settings::default(),
+            None,
+            vec![format!(
+                "settings: {error}; using the defaults for this session"
+            )],
+        ),
+    };
+    for message in &messages {
+        eprintln!("gripline: {message}");
+    }
+    let g = &settings.graphics;
+    let size_px = match &args.size {
+        Some(text) => parse_size(text)?,
+        None => [g.width, g.height],
+    };
+    let options = WindowOptions {
+        vehicle: args
+            .vehicle
+            .clone()
+            .unwrap_or_else(|| settings.session.vehicle_id.clone()),
+        track: args
+            .track
+            .clone()
+            .unwrap_or_else(|| settings.session.track_id.clone()),
+        autopilot: args.autopilot,
+        exit_after_s: args.exit_after,
+        screenshot: args.screenshot.clone(),
+        print_stats: args.stats,
+        show_ffb_graph: args.ffb_graph,
+        size_px,
+        fullscreen: g.fullscreen != Fullscreen::Windowed && args.size.is_none(),
+        present: g.present_mode,
+        frame_latency: g.frame_latency,
+        fov_deg: g.fov_deg,
+        msaa_samples: g.msaa_samples,
+        quality: args.quality.map_or(g.quality, Into::into),
+        camera: args.camera.map_or(
+            match g.camera {
+                gripline_config::settings::CameraView::Chase => CameraMode::Chase,
+                gripline_config::settings::CameraView::Cockpit => CameraMode::Cockpit,
+                gripline_config::settings::CameraView::Bonnet => CameraMode::Bonnet,
+            },
+            Into::into,
+        ),
+        gearbox: settings.session.gearbox_mode,
+        settings_tab: args.settings.map(settings_tab),
+        startup_notice: messages.first().map(|first| {
+            if messages.len() > 1 {
+                format!(
+                    "{first} (and {} more: see the terminal)",
+                    messages.len() - 1
+                )
+            } else {
+                first.clone()
+            }
+        }),
+    };
+    run(options, SettingsFlow::new(settings, store))
+}
+
+fn settings_tab(arg: crate::cli::SettingsTabArg) -> settings_flow::Tab {
+    use crate::cli::SettingsTabArg as A;
+    match arg {
+        A::Controls => settings_flow::Tab::Controls,
+        A::Ffb => settings_flow::Tab::ForceFeedback,
+        A::Car => settings_flow::Tab::Extra(0),
+        A::Graphics => settings_flow::Tab::Extra(1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_sizes_parse_and_bad_ones_are_refused() {
+        assert_eq!(parse_size("1280x720").unwrap(), [1280, 720]);
+        assert_eq!(parse_size("1920X1080").unwrap(), [1920, 1080]);
+        assert!(parse_size("1280").is_err());
+        assert!(parse_size("0x720").is_err());
+        assert!(parse_size("axb").is_err());
+        assert!(parse_size("100000x720").is_err());
+    }
+}
