@@ -17,7 +17,7 @@ use parry3d_f64::bounding_volume::Aabb;
 use parry3d_f64::query::{Ray, RayCast};
 use parry3d_f64::shape::{CompositeShapeRef, TriMesh};
 
-use super::neighbourhood::{Neighbourhoods, RayHint};
+use super::neighbourhood::{COVER_MARGIN_M, Neighbourhoods, RayHint};
 use super::{Ground, GroundHit, Surface};
 
 /// Why a [`TriangleMesh`] could not be built.
@@ -243,8 +243,17 @@ impl TriangleMesh {
             .and_then(|t| self.neighbourhoods.candidates(t, origin, end));
         let Some(candidates) = candidates else {
             let found = self.ray_cast_triangle(origin, direction, max_distance);
-            if let Some((triangle, _)) = found {
-                hint.remember(triangle);
+            match found {
+                Some((triangle, _)) => hint.remember(triangle),
+                None => {
+                    // A miss (a body probe above the ground) remembers the triangle straight
+                    // below instead, so the next misses nearby are answered from its
+                    // neighbourhood too.
+                    let below = self.ray_cast_triangle(origin, DVec3::NEG_Z, COVER_MARGIN_M);
+                    if let Some((triangle, _)) = below {
+                        hint.remember(triangle);
+                    }
+                }
             }
             return found;
         };
