@@ -3,7 +3,7 @@
 //! The renderer of Gripline (DESIGN.md section 6): wgpu, drawing the track, the car and its
 //! wheels from interpolated physics snapshots, with several cameras, and an offscreen mode
 //! that writes PNG frames so tests can check pictures on a software adapter (Mesa lavapipe).
-//! The HUD (egui) is drawn by the application on top of the resolved frame.
+//! The application runs the egui UI; [`ui_painter`] paints it on top of the resolved frame.
 //!
 //! - [`GpuContext`] ([`gpu`]): adapter and device, for a window surface or headless
 //!   (`GRIPLINE_ADAPTER=software` picks lavapipe).
@@ -14,7 +14,14 @@
 //!   [`VehiclePose`] ([`pose`]) is what is drawn of a `Snapshot`.
 //! - [`Camera`], [`CameraMode`] ([`camera`]): chase, cockpit, bonnet, orbit; camera-relative
 //!   `f64` maths so nothing jitters far from the origin.
-//! - [`offscreen`]: [`OffscreenRenderer`], [`RgbaImage`], [`render_frame_png`].
+//! - [`offscreen`]: [`OffscreenRenderer`], [`RgbaImage`], [`render_frame_png`]; [`readback`]:
+//!   the texture-to-CPU copy they and the window's [`frame_capture`] (screenshots) share.
+//! - [`settings`]: [`RenderSettings`] and the [`QualityTier`]s chosen for the adapter;
+//!   [`upscale`]: drawing at a lower internal resolution; [`tiles`]: frustum culling of the
+//!   track in 100 m tiles.
+//! - [`window_surface`]: a window's surface and every outcome of acquiring a frame (the window
+//!   itself behind [`window_surface::SurfaceWindow`]); [`ui_painter`]: the egui HUD and menus
+//!   painted over the frame.
 //!
 //! ## Use in a window
 //!
