@@ -243,17 +243,14 @@ impl TriangleMesh {
             .and_then(|t| self.neighbourhoods.candidates(t, origin, end));
         let Some(candidates) = candidates else {
             let found = self.ray_cast_triangle(origin, direction, max_distance);
-            match found {
-                Some((triangle, _)) => hint.remember(triangle),
-                None => {
-                    // A miss (a body probe above the ground) remembers the triangle straight
-                    // below instead, so the next misses nearby are answered from its
-                    // neighbourhood too.
-                    let below = self.ray_cast_triangle(origin, DVec3::NEG_Z, COVER_MARGIN_M);
-                    if let Some((triangle, _)) = below {
-                        hint.remember(triangle);
-                    }
-                }
+            // A miss (a body probe above the ground) remembers the triangle straight below
+            // instead, so the next misses nearby are answered from its neighbourhood too.
+            let remembered = found.map(|(triangle, _)| triangle).or_else(|| {
+                self.ray_cast_triangle(origin, DVec3::NEG_Z, COVER_MARGIN_M)
+                    .map(|(triangle, _)| triangle)
+            });
+            if let Some(triangle) = remembered {
+                hint.remember(triangle);
             }
             return found;
         };
