@@ -10,6 +10,7 @@ set -euo pipefail
 packages=(
   pkg-config        # finds system libraries for -sys crates
   libudev-dev       # device enumeration and hot-plug (gilrs, hidapi)
+  libasound2-dev    # sound output (cpal's ALSA backend; brings the libasound2 runtime)
   fonts-dejavu-core # text in PNG plots of the tyre lab
   # The window (winit loads these at run time) and the renderer (wgpu's Vulkan backend).
   libvulkan1          # the Vulkan loader

@@ -230,6 +230,42 @@ pub struct HeadlessArgs {
     /// settings.
     #[arg(long, value_name = "profile.ron")]
     pub ffb_profile: Option<PathBuf>,
+
+    /// Render the run's sound into this WAV file (mono), with the synthesiser the window
+    /// plays, deterministically.
+    #[arg(long, value_name = "run.wav")]
+    pub audio: Option<PathBuf>,
+
+    /// Sample rate of `--audio` (Hz).
+    #[arg(long, default_value_t = 48_000, value_name = "HZ",
+          value_parser = clap::builder::TypedValueParser::map(
+              clap::builder::PossibleValuesParser::new(["44100", "48000"]),
+              |s: String| s.parse::<u32>().unwrap_or(48_000)))]
+    pub audio_rate_hz: u32,
+
+    /// Sample format of `--audio`.
+    #[arg(long, value_enum, default_value_t = AudioFormat::Pcm16)]
+    pub audio_format: AudioFormat,
+}
+
+/// Sample format of `gripline headless --audio`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum AudioFormat {
+    /// 16-bit PCM.
+    #[default]
+    Pcm16,
+    /// 32-bit float.
+    Float32,
+}
+
+impl AudioFormat {
+    /// The WAV writer's format.
+    pub fn wav(self) -> gripline_audio::WavFormat {
+        match self {
+            AudioFormat::Pcm16 => gripline_audio::WavFormat::Pcm16,
+            AudioFormat::Float32 => gripline_audio::WavFormat::Float32,
+        }
+    }
 }
 
 impl HeadlessArgs {

@@ -4,7 +4,8 @@
 //! - `gripline tire`: the tyre lab. Evaluates any tyre file at given points or over sweeps,
 //!   prints the results as CSV or JSON, and plots the force curves (SVG or PNG).
 //! - `gripline headless`: runs a scenario (launch, braking, skidpad, laps...) without a
-//!   window, as fast as the CPU allows, and reports road-test metrics.
+//!   window, as fast as the CPU allows, and reports road-test metrics (and with `--audio`,
+//!   renders its sound to a WAV file).
 //! - `gripline devices`: lists input devices (gilrs) with their known-wheel match, the
 //!   force-feedback backend that would be used, and live axis and button values.
 //! - `gripline render`: one frame to PNG without a window, on any adapter.
@@ -36,7 +37,15 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(cli::Command::Tire(args)) => tyre_lab::run(&args),
         Some(cli::Command::Headless(args)) => {
-            gripline_sim::headless::run(&args.options()).map(|_summary| ())
+            let observer = args.audio.as_ref().map(|path| {
+                Box::new(gripline_app::sound::WavRecorder::new(
+                    path,
+                    args.audio_rate_hz,
+                    args.audio_format.wav(),
+                    gripline_audio::Mix::default(),
+                )) as Box<dyn gripline_sim::headless::TickObserver>
+            });
+            gripline_sim::headless::run_observed(&args.options(), observer).map(|_summary| ())
         }
         Some(cli::Command::Devices(args)) => devices::run(&args),
         Some(cli::Command::Render(args)) => render_frame::run(&args),

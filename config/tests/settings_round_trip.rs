@@ -10,8 +10,8 @@ use gripline_config::ron_text;
 use gripline_config::settings::device_file::{DeviceGroup, canonical};
 use gripline_config::settings::settings_file::SettingsFile;
 use gripline_config::settings::{
-    Aids, CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice, SessionSettings,
-    Settings, SettingsStore,
+    Aids, AudioSettings, CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice,
+    SessionSettings, Settings, SettingsStore,
 };
 use gripline_physics::powertrain::gearbox::GearboxMode;
 use gripline_physics::validate::Validate;
@@ -55,6 +55,14 @@ fn sample() -> Settings {
         msaa_samples: 8,
         quality: QualityChoice::Medium,
         camera: CameraView::Cockpit,
+    };
+    s.audio = AudioSettings {
+        master: 0.55,
+        engine: 0.9,
+        tyres: 0.7,
+        ambient: 0.25,
+        device: Some("hw:CARD=USB,DEV=0".into()),
+        muted: true,
     };
     s.ffb = FfbSettings {
         gain: 0.7,

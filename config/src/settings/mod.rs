@@ -2,7 +2,7 @@
 //!
 //! - [`model`]: [`Settings`], everything in one value: [`session`] (car, track, gearbox
 //!   mode, aids), [`graphics`] (resolution, full screen, present mode, frame latency, field
-//!   of view, MSAA, camera), force feedback ([`crate::ffb_settings`]) and bindings with
+//!   of view, MSAA, camera), [`audio`] (volumes, output device, mute), force feedback ([`crate::ffb_settings`]) and bindings with
 //!   calibration ([`crate::bindings`]).
 //! - [`sanitize`] and [`sanitize_input`]: out-of-range values clamped, NaN replaced by the
 //!   default, each change reported as a [`SettingsMessage`] ([`message`]).
@@ -22,6 +22,7 @@
 //!   device's bindings.
 
 pub mod atomic_file;
+pub mod audio;
 pub mod device_file;
 pub mod graphics;
 pub mod message;
@@ -34,6 +35,7 @@ pub mod session;
 pub mod settings_file;
 pub mod store;
 
+pub use audio::AudioSettings;
 pub use graphics::{CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice};
 pub use message::{SettingsMessage, Severity};
 pub use model::Settings;

@@ -3,6 +3,7 @@
 use gripline_physics::validate::{Validate, Validator};
 
 use super::SCHEMA_VERSION;
+use super::audio::AudioSettings;
 use super::graphics::GraphicsSettings;
 use super::message::SettingsMessage;
 use super::sanitize::{Sanitize, Sanitizer};
@@ -13,7 +14,7 @@ use crate::input_settings::InputSettings;
 
 /// Every user setting.
 ///
-/// On disk it is split: `settings.ron` holds the schema version, `session`, `graphics`,
+/// On disk it is split: `settings.ron` holds the schema version, `session`, `graphics`, `audio`,
 /// `ffb` (without its per-device entries) and the device-independent part of `bindings`
 /// (`digital`, `device_lost`); each device's bindings, calibration and FFB device settings
 /// are in a file of their own (see [`super::device_file`]).
@@ -26,6 +27,8 @@ pub struct Settings {
     pub session: SessionSettings,
     /// Window, presentation, field of view, anti-aliasing, camera.
     pub graphics: GraphicsSettings,
+    /// Volumes, output device, mute.
+    pub audio: AudioSettings,
     /// Force feedback, with per-device settings in `ffb.devices`.
     pub ffb: FfbSettings,
     /// Bindings of every device with each axis's calibration.
@@ -38,6 +41,7 @@ impl Default for Settings {
             schema_version: SCHEMA_VERSION,
             session: SessionSettings::default(),
             graphics: GraphicsSettings::default(),
+            audio: AudioSettings::default(),
             ffb: FfbSettings::default(),
             bindings: Bindings::default(),
         }
@@ -69,6 +73,7 @@ impl Validate for Settings {
         );
         v.nested("session", &self.session);
         v.nested("graphics", &self.graphics);
+        v.nested("audio", &self.audio);
         v.nested("ffb", &self.ffb);
         v.nested("bindings", &self.bindings);
     }
@@ -88,6 +93,7 @@ impl Sanitize for Settings {
         }
         s.nested("session", &mut self.session);
         s.nested("graphics", &mut self.graphics);
+        s.nested("audio", &mut self.audio);
         s.nested("ffb", &mut self.ffb);
         s.nested("bindings", &mut self.bindings);
     }

@@ -25,6 +25,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::SCHEMA_VERSION;
+use super::audio::AudioSettings;
 use super::device_file::{DeviceFile, DeviceGroup};
 use super::graphics::GraphicsSettings;
 use super::message::{SettingsMessage, Severity};
@@ -56,6 +57,8 @@ pub struct SettingsFile {
     pub session: SessionSettings,
     /// Graphics.
     pub graphics: GraphicsSettings,
+    /// Sound.
+    pub audio: AudioSettings,
     /// Force feedback; per-device entries live in the device files (entries found here are
     /// still read).
     pub ffb: FfbSettings,
@@ -78,6 +81,7 @@ impl SettingsFile {
             schema_version: SCHEMA_VERSION,
             session: settings.session.clone(),
             graphics: settings.graphics.clone(),
+            audio: settings.audio.clone(),
             ffb,
             input: GlobalInput {
                 digital: settings.bindings.digital,
@@ -93,6 +97,7 @@ impl SettingsFile {
             schema_version: SCHEMA_VERSION,
             session: self.session,
             graphics: self.graphics,
+            audio: self.audio,
             ffb: self.ffb,
             bindings: Bindings {
                 axes: Vec::new(),

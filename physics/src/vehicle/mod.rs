@@ -26,6 +26,7 @@
 //! | [`brakes`] | pedal, bias, handbrake, ABS, traction control |
 //! | [`aero`] | drag and axle downforce |
 //! | [`body_contact`] | penalty contact of the body box with the ground |
+//! | [`sound`] | cylinders, firing pattern and sound character, for the `audio` crate |
 //! | [`telemetry`] | [`Snapshot`] |
 //! | [`model`] | [`Vehicle`] and its step |
 //!
@@ -43,6 +44,7 @@ pub mod brakes;
 pub mod chassis;
 pub mod model;
 pub mod params;
+pub mod sound;
 pub mod steering;
 pub mod steering_feel;
 pub mod suspension;
@@ -58,5 +60,6 @@ pub use params::{
     AeroParams, AidParams, AxleParams, BodyParams, BrakeParams, ChassisParams, GRAVITY,
     SteeringParams, SuspensionParams, VehicleParams, WheelParams,
 };
+pub use sound::SoundParams;
 pub use steering_feel::SteeringFeel;
 pub use telemetry::{Snapshot, WheelTelemetry};

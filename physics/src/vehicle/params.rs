@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::powertrain::PowertrainParams;
 use crate::validate::{Validate, Validator};
+use crate::vehicle::sound::SoundParams;
 
 /// Standard gravity (m/s²).
 pub const GRAVITY: f64 = 9.806_65;
@@ -43,6 +44,10 @@ pub struct VehicleParams {
     pub aero: AeroParams,
     /// Engine, clutch, gearbox and differentials.
     pub powertrain: PowertrainParams,
+    /// What the car sounds like (the `audio` crate's; unused by physics). Optional in files:
+    /// an inline four.
+    #[serde(default)]
+    pub sound: SoundParams,
 }
 
 /// Rigid-body properties of the whole vehicle (sprung and unsprung masses together: the wheels
@@ -415,6 +420,10 @@ impl Default for VehicleParams {
                 downforce_area_rear_m2: 0.0,
             },
             powertrain: PowertrainParams::default(),
+            sound: SoundParams {
+                cylinders: 8,
+                ..SoundParams::default()
+            },
         }
     }
 }
@@ -457,6 +466,7 @@ impl Validate for VehicleParams {
         v.nested("aids", &self.aids);
         v.nested("aero", &self.aero);
         v.nested("powertrain", &self.powertrain);
+        v.nested("sound", &self.sound);
         if self.chassis.fuel_mass_kg > self.powertrain.fuel.fuel_capacity_kg {
             v.fail(
                 "chassis.fuel_mass_kg",

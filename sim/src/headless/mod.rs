@@ -23,6 +23,7 @@ use crate::session::Session;
 use crate::world::World;
 use recorder::Recorder;
 use run::Run;
+pub use run::TickObserver;
 
 /// What `gripline headless` runs (its command line, parsed by the binary).
 #[derive(Clone, Debug, Default)]
@@ -55,6 +56,17 @@ pub struct HeadlessOptions {
 /// Any problem with the files, the procedure (a missing track reference, a car that leaves
 /// the world) or the outputs, each named.
 pub fn run(args: &HeadlessOptions) -> Result<serde_json::Value> {
+    run_observed(args, None)
+}
+
+/// Runs `gripline headless` with `observer` following every tick (see [`run`]).
+///
+/// # Errors
+/// As [`run`], and the observer's.
+pub fn run_observed(
+    args: &HeadlessOptions,
+    observer: Option<Box<dyn TickObserver>>,
+) -> Result<serde_json::Value> {
     let scenario_path = assets::resolve_scenario(&args.scenario)?;
     let scenario = load_scenario(&scenario_path)?;
     let vehicle_path = assets::resolve_vehicle(&args.vehicle)?;
@@ -83,6 +95,9 @@ pub fn run(args: &HeadlessOptions) -> Result<serde_json::Value> {
         sim.trace_ffb(trace);
     } else if args.ffb_profile.is_some() {
         anyhow::bail!("--ffb-profile needs --ffb-trace FILE (the profile shapes the trace)");
+    }
+    if let Some(observer) = observer {
+        sim.observe(observer)?;
     }
 
     let started = Instant::now();

@@ -5,10 +5,33 @@ use std::ops::{Deref, DerefMut};
 
 use anyhow::{Result, bail};
 use gripline_physics::controls::Controls;
+use gripline_physics::vehicle::{Snapshot, Vehicle};
 
 use super::ffb_trace::FfbTrace;
 use super::recorder::Recorder;
 use crate::session::Session;
+
+/// Something that follows every tick of a headless run, as the recorders do (the sound
+/// rendered by `gripline headless --audio`).
+pub trait TickObserver {
+    /// Called once before the first tick, with the car and the step size (s).
+    ///
+    /// # Errors
+    /// The observer's own (a file that cannot be created).
+    fn start(&mut self, vehicle: &Vehicle, step_s: f64) -> Result<()>;
+
+    /// Called after every tick with the state.
+    ///
+    /// # Errors
+    /// The observer's own; the run stops with it.
+    fn tick(&mut self, snapshot: &Snapshot, step_s: f64) -> Result<()>;
+
+    /// Called once after the last tick.
+    ///
+    /// # Errors
+    /// The observer's own (a file that cannot be completed).
+    fn finish(&mut self) -> Result<()>;
+}
 
 /// A session stepped by a procedure, recording as it goes. Derefs to the [`Session`] for
 /// everything else (placing the car, its heading, rear axle, speed, the world).
@@ -16,6 +39,7 @@ pub struct Run {
     session: Session,
     recorder: Option<Recorder>,
     ffb_trace: Option<FfbTrace>,
+    observer: Option<Box<dyn TickObserver>>,
     /// Ticks stepped since the start.
     pub ticks: u64,
 }
@@ -27,6 +51,7 @@ impl Run {
             session,
             recorder,
             ffb_trace: None,
+            observer: None,
             ticks: 0,
         }
     }
@@ -34,6 +59,16 @@ impl Run {
     /// Records the force feedback of every tick from now on (see [`FfbTrace`]).
     pub fn trace_ffb(&mut self, trace: FfbTrace) {
         self.ffb_trace = Some(trace);
+    }
+
+    /// Lets `observer` follow every tick from now on.
+    ///
+    /// # Errors
+    /// The observer's [`TickObserver::start`].
+    pub fn observe(&mut self, mut observer: Box<dyn TickObserver>) -> Result<()> {
+        observer.start(self.session.vehicle(), self.session.step_s())?;
+        self.observer = Some(observer);
+        Ok(())
     }
 
     /// One physics tick with `controls` ([`Session::step`]), then the recorders.
@@ -56,6 +91,9 @@ impl Run {
         if let Some(trace) = &mut self.ffb_trace {
             trace.record(self.session.snapshot(), self.session.step_s())?;
         }
+        if let Some(observer) = &mut self.observer {
+            observer.tick(self.session.snapshot(), self.session.step_s())?;
+        }
         Ok(())
     }
 
@@ -69,6 +107,9 @@ impl Run {
     /// # Errors
     /// When the last rows cannot be written.
     pub fn finish(self) -> Result<()> {
+        if let Some(mut observer) = self.observer {
+            observer.finish()?;
+        }
         if let Some(trace) = self.ffb_trace {
             trace.finish()?;
         }

@@ -71,6 +71,7 @@ pub mod scheduler;
 pub mod sim_core;
 pub mod sim_thread;
 pub mod snapshot_ring;
+pub mod state_tap;
 pub mod stats;
 
 pub use crate::session::{Session, SessionLoader};
@@ -80,4 +81,5 @@ pub use keyboard::KeyboardSender;
 pub use rig::Rig;
 pub use sim_thread::{SimConfig, SimHandle, SimThread};
 pub use snapshot_ring::{HudFrame, Stamped};
+pub use state_tap::StateTap;
 pub use stats::SimStats;

@@ -9,7 +9,8 @@
 //! 3. unless paused: the autopilot's or the player's controls, one physics step, the lap
 //!    timer, the wheels' rotation; a car that left the world is put back at its start;
 //! 4. the steering-column torque to the force-feedback output;
-//! 5. the tick-stamped state to the snapshot ring (dropped and counted when the ring is full).
+//! 5. the tick-stamped state to the snapshot ring (dropped and counted when the ring is full),
+//!    and to the [`StateTap`] if one is set (the sound).
 //!
 //! Nothing here allocates, locks, logs or touches files, with these exceptions, which all
 //! happen on rare events, never in steady state: a device connecting (the mapper reserves its
@@ -33,6 +34,7 @@ use gripline_input::device::InputEvent;
 use super::commands::{Command, FfbTest, Retired, SimEvent};
 use super::rig::{Rig, RigTorque};
 use super::snapshot_ring::{HudFrame, SnapshotConsumer, SnapshotProducer, Stamped, snapshot_ring};
+use super::state_tap::StateTap;
 use super::stats::SharedStats;
 use crate::session::Session;
 
@@ -61,6 +63,7 @@ pub struct SimCore {
     ffb_down: bool,
     /// Laps completed as last seen, to notice the end of a lap (auto-gain).
     laps_seen: u32,
+    tap: Option<Box<dyn StateTap>>,
 }
 
 impl std::fmt::Debug for SimCore {
@@ -159,6 +162,7 @@ impl SimCore {
             ffb_started: false,
             ffb_down: false,
             laps_seen: 0,
+            tap: None,
         };
         core.set_autopilot(autopilot);
         core.rig.set_car(
@@ -166,6 +170,12 @@ impl SimCore {
             core.session.steering_feel(),
         );
         core
+    }
+
+    /// Hands every tick's state to `tap` from now on (see [`StateTap`]).
+    pub fn set_tap(&mut self, mut tap: Box<dyn StateTap>) {
+        tap.car_changed(self.session.vehicle());
+        self.tap = Some(tap);
     }
 
     /// The session.
@@ -335,6 +345,9 @@ impl SimCore {
             },
         };
         self.snapshots.push(stamped);
+        if let Some(tap) = &mut self.tap {
+            tap.tick(self.session.snapshot(), dt, self.paused);
+        }
         self.stats.latest_tick.store(self.tick, Ordering::Relaxed);
     }
 
@@ -368,6 +381,9 @@ impl SimCore {
                 );
                 self.set_autopilot(self.autopilot_wanted);
                 self.restart_ffb(now);
+                if let Some(tap) = &mut self.tap {
+                    tap.car_changed(self.session.vehicle());
+                }
             }
             Command::ApplyBindings(bindings) => {
                 self.rig.set_bindings(&bindings);

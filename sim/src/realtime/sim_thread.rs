@@ -24,6 +24,7 @@ use super::rig::Rig;
 use super::scheduler::{TickDecision, TickScheduler, wait_until};
 use super::sim_core::{SimCore, core_rings};
 use super::snapshot_ring::{DEFAULT_RING_CAPACITY, SnapshotConsumer};
+use super::state_tap::StateTap;
 use super::stats::{SharedStats, SimStats, SimStatsReader};
 use crate::session::Session;
 
@@ -72,6 +73,19 @@ impl SimThread {
     /// # Errors
     /// The OS's error when the thread cannot be spawned.
     pub fn spawn(session: Session, rig: Rig, config: SimConfig) -> std::io::Result<SimHandle> {
+        Self::spawn_with_tap(session, rig, config, None)
+    }
+
+    /// As [`SimThread::spawn`], with `tap` following every tick's state ([`StateTap`]).
+    ///
+    /// # Errors
+    /// The OS's error when the thread cannot be spawned.
+    pub fn spawn_with_tap(
+        session: Session,
+        rig: Rig,
+        config: SimConfig,
+        tap: Option<Box<dyn StateTap>>,
+    ) -> std::io::Result<SimHandle> {
         let (core_rings, ui) = core_rings(config.ring_capacity);
         let stats = Arc::new(SharedStats::default());
         let reader = SimStatsReader::new(Arc::clone(&stats), ui.snapshots.dropped_counter());
@@ -83,6 +97,10 @@ impl SimThread {
             Arc::clone(&stats),
             config.autopilot,
         );
+        let mut core = core;
+        if let Some(tap) = tap {
+            core.set_tap(tap);
+        }
         let thread_quit = Arc::clone(&quit);
         let thread = std::thread::Builder::new()
             .name("gripline-sim".to_owned())

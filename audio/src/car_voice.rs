@@ -1,0 +1,71 @@
+//! The fixed facts of one car's sound, in a `Copy` form the audio thread can receive through
+//! a ring without allocating: its firing pattern, its sound character and the engine speeds
+//! that scale it.
+
+use gripline_physics::vehicle::VehicleParams;
+use gripline_physics::vehicle::sound::MAX_CYLINDERS;
+
+/// One car's sound (from [`VehicleParams::sound`] and its engine).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CarVoice {
+    /// Cylinders firing per 720° cycle.
+    pub cylinders: usize,
+    /// Each firing's place in the cycle (0..1), the first `cylinders` entries used.
+    pub firing_phase: [f64; MAX_CYLINDERS],
+    /// Cycle-to-cycle variation of the pulses (0..1).
+    pub pulse_variation: f32,
+    /// Exhaust resonance (Hz).
+    pub exhaust_resonance_hz: f32,
+    /// Upper-harmonic share of the exhaust (0..1).
+    pub exhaust_brightness: f32,
+    /// Intake roar level (0..1).
+    pub intake_level: f32,
+    /// Teeth of the whining gear.
+    pub gear_whine_teeth: f32,
+    /// Gear whine level (0..1).
+    pub gear_whine_level: f32,
+    /// Idle speed (rpm).
+    pub idle_rpm: f32,
+    /// Redline (rpm).
+    pub redline_rpm: f32,
+}
+
+impl CarVoice {
+    /// The voice of a car with these parameters (validated parameters; anything out of range
+    /// is clamped into a playable one).
+    pub fn from_params(params: &VehicleParams) -> Self {
+        let sound = &params.sound;
+        let angles = sound.firing_angles();
+        let cylinders = angles.len().clamp(1, MAX_CYLINDERS);
+        let mut firing_phase = [0.0; MAX_CYLINDERS];
+        for (phase, angle) in firing_phase.iter_mut().zip(&angles) {
+            let a = if angle.is_finite() { *angle } else { 0.0 };
+            *phase = (a / 720.0).rem_euclid(1.0);
+        }
+        let engine = &params.powertrain.engine;
+        #[allow(clippy::cast_possible_truncation)]
+        Self {
+            cylinders,
+            firing_phase,
+            pulse_variation: sound.pulse_variation.clamp(0.0, 1.0) as f32,
+            exhaust_resonance_hz: sound.exhaust_resonance_hz.clamp(40.0, 2000.0) as f32,
+            exhaust_brightness: sound.exhaust_brightness.clamp(0.0, 1.0) as f32,
+            intake_level: sound.intake_level.clamp(0.0, 1.0) as f32,
+            gear_whine_teeth: sound.gear_whine_teeth.clamp(5, 80) as f32,
+            gear_whine_level: sound.gear_whine_level.clamp(0.0, 1.0) as f32,
+            idle_rpm: engine.idle_rpm.clamp(100.0, 5000.0) as f32,
+            redline_rpm: engine.redline_rpm.clamp(1000.0, 25_000.0) as f32,
+        }
+    }
+
+    /// Firing frequency of a four-stroke at `rpm` (Hz): `rpm / 60 * cylinders / 2`.
+    pub fn firing_frequency_hz(&self, rpm: f64) -> f64 {
+        rpm / 60.0 * self.cylinders as f64 / 2.0
+    }
+}
+
+impl Default for CarVoice {
+    fn default() -> Self {
+        Self::from_params(&VehicleParams::default())
+    }
+}
