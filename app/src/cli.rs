@@ -78,6 +78,8 @@ pub enum SettingsTabArg {
     Car,
     /// Display and camera.
     Graphics,
+    /// Volumes, output device, mute.
+    Sound,
 }
 
 /// A rendering quality tier, on the command line.

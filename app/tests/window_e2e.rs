@@ -93,6 +93,19 @@ fn autopilot_drives_for_five_seconds_and_the_screenshot_shows_the_scene() {
         output.status
     );
     assert!(!stderr.contains("panicked"), "stderr:\n{stderr}");
+    // Sound: one line, either the device that plays or why the simulator runs silently (no
+    // sound card on CI machines), and none of ALSA's own chatter.
+    let sound: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("gripline: sound:"))
+        .collect();
+    assert_eq!(sound.len(), 1, "stderr:\n{stderr}");
+    assert!(
+        sound[0].contains("running silently") || sound[0].contains(" Hz, "),
+        "{}",
+        sound[0]
+    );
+    assert!(!stderr.contains("ALSA lib"), "stderr:\n{stderr}");
 
     // The car moved: the exit report gives the distance driven along the ground.
     let distance_m = distance_driven_m(&stdout);
@@ -209,7 +222,7 @@ fn the_car_drives_with_the_keyboard() {
 fn every_settings_tab_draws_a_real_picture() {
     let xvfb = Xvfb::start(1024, 576);
     let dir = scratch_dir("settings");
-    for tab in ["controls", "ffb", "car", "graphics"] {
+    for tab in ["controls", "ffb", "car", "graphics", "sound"] {
         let shot = dir.join(format!("settings-{tab}.png"));
         let output = window_command(&xvfb, &dir)
             .args([

@@ -17,6 +17,7 @@
 // every such value is finite and in range by construction (clamped where it comes in).
 #![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
 
+pub mod alsa_messages;
 pub mod analysis;
 pub mod car_voice;
 pub mod dsp;

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
 use cpal::{FromSample, SampleFormat, SizedSample, StreamConfig};
 
+use crate::alsa_messages::Quiet;
 use crate::live::{AudioControls, LiveSynth};
 
 /// Why there is no sound.
@@ -71,6 +72,7 @@ impl std::fmt::Debug for AudioOutput {
 
 /// The names of the output devices of the default host.
 pub fn output_device_names() -> Vec<String> {
+    let _quiet = Quiet::new();
     let host = cpal::default_host();
     host.output_devices()
         .map(|devices| devices.map(|d| d.to_string()).collect())
@@ -82,6 +84,7 @@ pub fn output_device_names() -> Vec<String> {
 /// # Errors
 /// As [`AudioOutput::open`].
 pub fn output_sample_rate_hz(device: Option<&str>) -> Result<u32, OutputError> {
+    let _quiet = Quiet::new();
     let device = find_device(device)?;
     let name = device.to_string();
     device
@@ -134,11 +137,16 @@ impl AudioOutput {
         synth: &Arc<Mutex<LiveSynth>>,
         controls: &Arc<AudioControls>,
     ) -> Result<Self, OutputError> {
+        let quiet = Quiet::new();
         let device = find_device(device)?;
         let name = device.to_string();
+        // The device's words, with ALSA's last complaint when it had one.
         let fail = |message: String| OutputError::Device {
             device: name.clone(),
-            message,
+            message: match quiet.last_message() {
+                Some(alsa) => format!("{} (ALSA: {alsa})", message.trim_end_matches('.')),
+                None => message,
+            },
         };
         let supported = device
             .default_output_config()

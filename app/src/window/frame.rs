@@ -216,6 +216,7 @@ impl App {
             self.on_applied(applied);
         }
         self.poll_loader();
+        self.poll_sound();
         let quit = self.running.as_ref().is_some_and(|r| r.quit_requested);
         if exit_due || quit {
             event_loop.exit();

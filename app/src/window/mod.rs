@@ -15,6 +15,7 @@
 //! paced by the present mode (vsync waits in `present`), and a minimised or occluded window
 //! waits on events instead of spinning.
 
+mod audio_tab;
 pub mod egui_layer;
 mod events;
 mod ffb_graph;
@@ -49,6 +50,7 @@ use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
 
 use crate::ffb_connector::FfbConnector;
+use gripline_app::sound::Sound;
 use gripline_input::bindings::InputNotice;
 use gripline_sim::realtime::device_thread::DeviceThread;
 use gripline_sim::realtime::{
@@ -121,13 +123,18 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
             None
         }
     };
-    let sim = SimThread::spawn(
+    // Sound: the sim thread feeds the audio thread every tick; without a device the line says
+    // why and the simulator runs on silently.
+    let (sound, sound_tap, sound_line) = Sound::start(&settings.audio, session.vehicle());
+    eprintln!("{sound_line}");
+    let sim = SimThread::spawn_with_tap(
         session,
         rig,
         SimConfig {
             autopilot: options.autopilot,
             ..SimConfig::default()
         },
+        Some(sound_tap),
     )
     .context("starting the sim thread")?;
     let mut sim = sim;
@@ -139,6 +146,9 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         &aids_of_car,
         settings.session.aids,
     )));
+
+    let mut flow = flow;
+    flow.audio_status = sound_status(&sound, &sound_line);
 
     let event_loop =
         EventLoop::new().context("opening the display (is DISPLAY or WAYLAND_DISPLAY set?)")?;
@@ -164,6 +174,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         flow,
         aids_of_car,
         loader: None,
+        sound,
     };
     event_loop
         .run_app(&mut app)
@@ -180,6 +191,17 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         println!("{text}");
     }
     Ok(())
+}
+
+/// What the Sound tab says about the output: the device playing, or the reason for silence.
+fn sound_status(sound: &Sound, line: &str) -> String {
+    match sound.device() {
+        Some(device) => format!("Playing on {device}."),
+        None => line
+            .strip_prefix("gripline: sound: ")
+            .unwrap_or(line)
+            .to_owned(),
+    }
 }
 
 /// Figures of the car the dashboard needs.
@@ -209,6 +231,8 @@ struct App {
     flow: SettingsFlow,
     aids_of_car: gripline_physics::vehicle::AidParams,
     loader: Option<gripline_sim::realtime::SessionLoader>,
+    /// The sound output (silent without a device).
+    sound: Sound,
 }
 
 /// Everything that exists once the window does.
@@ -273,6 +297,14 @@ impl App {
         if applied.graphics_changed {
             self.apply_graphics();
         }
+        if applied.audio_device_changed {
+            let line = self.sound.set_device(&self.flow.settings.audio);
+            eprintln!("{line}");
+            self.flow.audio_status = sound_status(&self.sound, &line);
+        }
+        if applied.audio_mix_changed {
+            self.sound.set_mix(&self.flow.settings.audio);
+        }
         if applied.relink_ffb
             && let Some(connector) = &self.connector
         {
@@ -280,6 +312,15 @@ impl App {
         }
         if let Some(text) = applied.notice {
             self.notify(text);
+        }
+    }
+
+    /// Reports a lost audio device once (the simulator runs on silently).
+    fn poll_sound(&mut self) {
+        if let Some(line) = self.sound.poll_lost() {
+            eprintln!("{line}");
+            self.flow.audio_status = sound_status(&self.sound, &line);
+            self.notify("Sound device lost: running silently".to_owned());
         }
     }
 

@@ -166,6 +166,7 @@ fn settings_tab(arg: crate::cli::SettingsTabArg) -> settings_flow::Tab {
         A::Ffb => settings_flow::Tab::ForceFeedback,
         A::Car => settings_flow::Tab::Extra(0),
         A::Graphics => settings_flow::Tab::Extra(1),
+        A::Sound => settings_flow::Tab::Extra(2),
     }
 }
 

@@ -14,7 +14,7 @@ use crate::settings_ui::{
 use gripline_sim::realtime::Command;
 use gripline_sim::realtime::commands::FfbTest;
 
-use super::session_tabs;
+use super::{audio_tab, session_tabs};
 
 /// The user's settings, their store and the screen when open.
 pub struct SettingsFlow {
@@ -28,6 +28,10 @@ pub struct SettingsFlow {
     tracks: Vec<String>,
     /// The tier "Automatic" gives on this adapter, once the window knows it.
     automatic_quality: Option<QualityTier>,
+    /// Output devices, listed when the screen opens.
+    audio_devices: Vec<String>,
+    /// What the sound does now (the Sound tab shows it).
+    pub audio_status: String,
 }
 
 struct OpenScreen {
@@ -44,6 +48,10 @@ pub struct Applied {
     pub load_session: Option<(String, String)>,
     /// The graphics settings changed.
     pub graphics_changed: bool,
+    /// The volumes or mute changed.
+    pub audio_mix_changed: bool,
+    /// The output device changed.
+    pub audio_device_changed: bool,
     /// What decides the force-feedback device changed (on/off, backend, device, per-device
     /// settings, the steering binding's rotation): reopen it.
     pub relink_ffb: bool,
@@ -75,6 +83,8 @@ impl SettingsFlow {
             vehicles: session_tabs::asset_names("vehicles"),
             tracks: session_tabs::asset_names("tracks"),
             automatic_quality: None,
+            audio_devices: Vec::new(),
+            audio_status: String::new(),
         }
     }
 
@@ -97,6 +107,7 @@ impl SettingsFlow {
             &self.settings,
         )));
         screen.set_tab(tab);
+        self.audio_devices = gripline_audio::output::output_device_names();
         self.screen = Some(OpenScreen {
             screen,
             draft: self.settings.clone(),
@@ -117,6 +128,10 @@ impl SettingsFlow {
         let automatic = self.automatic_quality;
         let mut graphics_tab =
             |ui: &mut egui::Ui| session_tabs::graphics_tab(ui, &mut graphics, automatic);
+        let mut audio = draft.audio.clone();
+        let (devices, status) = (&self.audio_devices, &self.audio_status);
+        let mut sound_tab =
+            |ui: &mut egui::Ui| audio_tab::audio_tab(ui, &mut audio, devices, status);
         let action = screen.show_with_tabs(
             ctx,
             &self.live,
@@ -129,9 +144,14 @@ impl SettingsFlow {
                     title: "Graphics",
                     contents: &mut graphics_tab,
                 },
+                ExtraTab {
+                    title: "Sound",
+                    contents: &mut sound_tab,
+                },
             ],
         );
         draft.graphics = graphics;
+        draft.audio = audio;
         let action = action?;
         Some(self.act(action, aids_of_car))
     }
@@ -249,6 +269,8 @@ impl SettingsFlow {
             commands,
             load_session,
             graphics_changed: previous.graphics != now.graphics,
+            audio_mix_changed: previous.audio != now.audio,
+            audio_device_changed: previous.audio.device != now.audio.device,
             relink_ffb: ffb_routing_changed(&previous, now),
             notice: Some(match lines.first() {
                 Some(first) => format!("Settings applied · {first}"),

@@ -3,7 +3,8 @@
 //! - squeal: nothing below half the peak slip, rising smoothly to full at the peak and a
 //!   little beyond it, scaled by load; a few detuned partials with a chatter, pitched up by
 //!   the sliding speed. Only on hard surfaces;
-//! - lock-up: a lower, noisier howl instead of the squeal while the wheel is locked;
+//! - lock-up: a howl about an octave lower, with more scrub, instead of the squeal while the
+//!   wheel is locked;
 //! - surface noise by speed and surface: a hiss on asphalt, a ribbed rumble on a kerb, a
 //!   low swish on grass, the crunch of stones on gravel;
 //! - thumps: a low knock when the suspension is hit fast, meets its bump stop, or the tyre
@@ -70,6 +71,7 @@ struct Channel {
     crunch: Smoothed,
     rib: Smoothed,
     phase: [f32; 3],
+    lock_phase: [f32; 2],
     chatter: OnePole,
     squeal_band: Biquad,
     lock_band: Biquad,
@@ -106,9 +108,10 @@ impl TyreVoice {
             crunch: Smoothed::new(0.0, 0.02, fs),
             rib: Smoothed::new(0.0, 0.01, fs),
             phase: [0.0; 3],
+            lock_phase: [0.0; 2],
             chatter: OnePole::low_pass(25.0, fs),
             squeal_band: Biquad::new(Response::BandPass, 1300.0, 3.0, fs),
-            lock_band: Biquad::new(Response::BandPass, 650.0, 1.5, fs),
+            lock_band: Biquad::new(Response::BandPass, 420.0, 2.5, fs),
             hiss_filter: Biquad::new(Response::BandPass, 900.0, 0.7, fs),
             rumble_filter: OnePole::low_pass(120.0, fs),
             crunch_band: Biquad::new(Response::BandPass, 2500.0, 1.5, fs),
@@ -190,7 +193,17 @@ impl TyreVoice {
                     voice += squeal * (0.8 * tone * chatter + 0.8 * c.squeal_band.process(white));
                 }
                 if lockup > 1e-4 {
-                    voice += lockup * 1.2 * c.lock_band.process(white);
+                    // A locked tyre howls about an octave below its cornering squeal, with
+                    // more scrub in it.
+                    let mut howl = 0.0;
+                    for (phase, (ratio, gain)) in
+                        c.lock_phase.iter_mut().zip([(0.55, 1.0), (1.1, 0.4)])
+                    {
+                        *phase = (*phase + pitch * ratio / fs).fract();
+                        howl += gain * (*phase * TAU).sin();
+                    }
+                    let chatter = 0.75 + 2.5 * c.chatter.process(white);
+                    voice += lockup * (0.7 * howl * chatter + 4.0 * c.lock_band.process(white));
                 }
                 let pink = c.pink.sample();
                 let hiss = c.hiss.advance() * c.hiss_filter.process(pink);
