@@ -1,7 +1,7 @@
 //! Draws the spectrogram of a WAV file as a PNG, to look at what the synthesiser made:
 //! `cargo run -p gripline-audio --example spectrogram -- run.wav out.png [max_hz]`.
-//! Time runs left to right, frequency bottom to top (linear), level from -90 dB (black)
-//! through blue and red to 0 dB (yellow).
+//! Time runs left to right, frequency bottom to top (linear), level from -100 dB (black)
+//! through blue, red and yellow to 0 dB (white).
 
 // Pixel and sample arithmetic (finite, in range by construction).
 #![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
@@ -12,11 +12,19 @@ use gripline_audio::analysis::spectrogram;
 use gripline_audio::wav::read_wav;
 
 fn colour(db: f32) -> [u8; 3] {
-    let t = ((db + 90.0) / 90.0).clamp(0.0, 1.0);
-    let r = (t * 2.0).min(1.0);
-    let g = ((t - 0.5) * 2.0).clamp(0.0, 1.0);
-    let b = if t < 0.5 { t * 2.0 } else { (1.0 - t) * 2.0 };
-    [(r * 255.0) as u8, (g * 255.0) as u8, (b * 200.0) as u8]
+    // Black, blue, red, yellow, white as the level rises from -100 dB to 0 dB.
+    let t = ((db + 100.0) / 100.0).clamp(0.0, 1.0) * 4.0;
+    let stops = [
+        [0.0, 0.0, 0.0],
+        [0.1, 0.1, 0.6],
+        [0.8, 0.1, 0.3],
+        [1.0, 0.8, 0.1],
+        [1.0, 1.0, 1.0],
+    ];
+    let i = (t.floor() as usize).min(3);
+    let f = t - i as f32;
+    let mix = |k: usize| ((stops[i][k] * (1.0 - f) + stops[i + 1][k] * f) * 255.0) as u8;
+    [mix(0), mix(1), mix(2)]
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -332,3 +332,55 @@ fn the_live_synth_follows_the_ticks_and_fades_out_when_they_stop() {
         levels[99]
     );
 }
+
+/// Level between `low_hz` and `high_hz` (sum of the spectrum's magnitudes on a 50 Hz grid).
+fn band_level(samples: &[f32], low_hz: f64, high_hz: f64) -> f64 {
+    let mut sum = 0.0;
+    let mut hz = low_hz;
+    while hz <= high_hz {
+        sum += gripline_audio::analysis::magnitude_at(samples, f64::from(FS), hz);
+        hz += 50.0;
+    }
+    sum
+}
+
+#[test]
+fn a_grinding_engagement_and_the_rev_limiter_are_heard() {
+    let vehicle = corvette();
+    let voice = CarVoice::from_params(vehicle.params());
+    let engine_of = |edit: &dyn Fn(&mut Snapshot, usize)| {
+        let mut builder = FrameBuilder::new(&vehicle);
+        let mut synth = Synth::new(&voice, FS);
+        synth.set_mix(&only(1.0, 0.0, 0.0));
+        let mut s = driving(&vehicle, 0, 3000.0, 0.0);
+        let mut out = vec![0.0; 600 * TICK];
+        for (tick, chunk) in out.chunks_mut(TICK).enumerate() {
+            s.time_s += 0.001;
+            edit(&mut s, tick);
+            synth.apply(&builder.frame(&s, 0.001, false));
+            synth.render(chunk);
+        }
+        out[out.len() / 2..].to_vec()
+    };
+    // The H-pattern refuses a gear: the grind rings in the housing's band (2-5 kHz).
+    let quiet = engine_of(&|_, _| {});
+    let grinding = engine_of(&|s, _| s.powertrain.grind = true);
+    let (q, g) = (
+        band_level(&quiet, 2000.0, 5000.0),
+        band_level(&grinding, 2000.0, 5000.0),
+    );
+    println!("2-5 kHz: {q:.3} without, {g:.3} grinding");
+    assert!(g > 3.0 * q, "the grind is not heard");
+    // At the limiter the physics cuts combustion on and off (its hysteresis gives a cut
+    // every few tens of milliseconds): the note's level follows the cuts.
+    let limiter = engine_of(&|s, tick| {
+        s.powertrain.engine_rpm = 6200.0;
+        s.powertrain.throttle = if (tick / 20) % 2 == 0 { 1.0 } else { 0.0 };
+    });
+    let levels: Vec<f64> = limiter.chunks(TICK * 10).map(rms).collect();
+    let (lo, hi) = levels
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), l| (lo.min(*l), hi.max(*l)));
+    println!("limiter: 10 ms levels from {lo:.3} to {hi:.3}");
+    assert!(hi > 2.0 * lo, "the limiter's cut is not heard");
+}

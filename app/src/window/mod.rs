@@ -380,8 +380,16 @@ impl App {
             let stats = sim.stats();
             if self.options.print_stats {
                 let frames = self.running.as_ref().map(|r| r.frames.summary());
+                let sound = match (self.sound.device(), self.sound.callback_latency_ms()) {
+                    (Some(device), Some(ms)) => format!(
+                        "sound: {device}: {ms:.1} ms from the audio callback to the speaker \
+                         (host's prediction), plus up to one callback of ticks"
+                    ),
+                    (Some(device), None) => format!("sound: {device}: no callback yet"),
+                    (None, _) => "sound: silent".to_owned(),
+                };
                 self.stats_text = Some(format!(
-                    "{}\n{}",
+                    "{}\n{}\n{sound}",
                     stats_report(&stats),
                     frames.unwrap_or_default()
                 ));

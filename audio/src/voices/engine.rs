@@ -1,4 +1,5 @@
-//! The engine: each cylinder's combustion is a pulse of exhaust pressure, fired at its place in
+//! The engine: each cylinder's combustion is a pulse of exhaust pressure (and the rarefaction
+//! behind it), fired at its place in
 //! the 720° cycle, so the pulse train repeats at the firing frequency
 //! `rpm / 60 * cylinders / 2` and carries its harmonics. Each pulse's strength is fixed at its
 //! firing from the combustion (throttle burnt, engine load) with a cycle-to-cycle variation,
@@ -18,6 +19,11 @@ use crate::frame::SoundFrame;
 
 /// Width of a combustion pulse (s): the rise time of its exhaust-pressure pulse.
 const PULSE_TAU_S: f32 = 0.0007;
+/// The rarefaction that follows each pressure pulse is this many times wider (and as much
+/// weaker), so that a pulse carries no net pressure: the train has no DC whatever its
+/// strength, and a cut (limiter, stall) silences it at once instead of leaving an offset to
+/// decay.
+const REBOUND_WIDTH: f32 = 3.0;
 /// Strength of a pulse without combustion (the engine pumping, motored by the wheels or the
 /// starter).
 const MOTORING_PULSE: f32 = 0.12;
@@ -58,7 +64,7 @@ impl EngineVoice {
             combustion: Smoothed::new(0.0, 0.002, fs),
             load: Smoothed::new(0.0, 0.01, fs),
             cranking: Smoothed::new(0.0, 0.02, fs),
-            dc_block: OnePole::low_pass(15.0, fs),
+            dc_block: OnePole::low_pass(3.0, fs),
             body: OnePole::low_pass(car.exhaust_resonance_hz * 2.5, fs),
             resonance: Biquad::new(Response::BandPass, car.exhaust_resonance_hz, 1.5, fs),
             rasp: Biquad::new(Response::HighPass, 1200.0, 0.7, fs),
@@ -124,14 +130,16 @@ impl EngineVoice {
                 if cycles_per_s > 0.1 {
                     #[allow(clippy::cast_possible_truncation)]
                     let t = (since / cycles_per_s) as f32 / PULSE_TAU_S;
-                    if t < 30.0 {
-                        train += self.pulse_amp[k] * t * (1.0 - t).exp();
+                    if t < 60.0 {
+                        let r = t / REBOUND_WIDTH;
+                        let shape = t * (1.0 - t).exp() - r * (1.0 - r).exp() / REBOUND_WIDTH;
+                        train += self.pulse_amp[k] * shape;
                     }
                 }
             }
-            // Exhaust: the pulse train without its mean, a low body, the resonance and rasp.
-            let dc = self.dc_block.process(train);
-            let pressure = train - dc;
+            // Exhaust: the pulse train (a slow high-pass keeps rounding from building up an
+            // offset), a low body, the resonance and rasp.
+            let pressure = train - self.dc_block.process(train);
             let body = self.body.process(pressure);
             let resonance = self.resonance.process(pressure);
             let rasp = self.rasp.process(pressure);
