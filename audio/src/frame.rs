@@ -311,3 +311,77 @@ pub fn peak_slips(tire: &Tire, load_n: f64) -> (f64, f64) {
     // A tyre whose force never rises (no grip) has its "peak" at the smallest slip.
     (kappa.max(0.02), alpha.tan().max(0.02))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gripline_physics::vehicle::VehicleParams;
+
+    fn vehicle() -> Vehicle {
+        let tire = Tire::SimplifiedPacejka(
+            gripline_physics::tire::simplified_pacejka::SimplifiedPacejka::default(),
+        );
+        Vehicle::new(VehicleParams::default(), [tire.clone(), tire]).unwrap()
+    }
+
+    fn rolling(v: &Vehicle) -> Snapshot {
+        let mut s = *v.snapshot();
+        for w in &mut s.wheels {
+            w.contact = true;
+            w.suspension_travel_m = 0.08;
+        }
+        s.speed_m_per_s = 20.0;
+        s
+    }
+
+    #[test]
+    fn thumps_come_from_fast_compression_the_bump_stop_and_kerb_strikes() {
+        let v = vehicle();
+        let mut b = FrameBuilder::new(&v);
+        let mut s = rolling(&v);
+        let tick = |b: &mut FrameBuilder, s: &mut Snapshot| {
+            s.time_s += 0.001;
+            b.frame(s, 0.001, false)
+        };
+        assert!(tick(&mut b, &mut s).wheels.iter().all(|w| w.thump == 0.0));
+        assert!(tick(&mut b, &mut s).wheels.iter().all(|w| w.thump == 0.0));
+        // 2 mm in a millisecond: 2 m/s of compression, the hardest thump.
+        s.wheels[0].suspension_travel_m += 0.002;
+        let f = tick(&mut b, &mut s);
+        assert!((f.wheels[0].thump - 1.0).abs() < 1e-6 && f.wheels[1].thump == 0.0);
+        // Onto a kerb at 20 m/s.
+        s.wheels[2].surface = Surface::Kerb;
+        let f = tick(&mut b, &mut s);
+        assert!(f.wheels[2].thump > 0.4, "{}", f.wheels[2].thump);
+        assert!(tick(&mut b, &mut s).wheels[2].thump == 0.0, "once per strike");
+        // Through the bump stop (slowly: the stop, not the speed).
+        let stop = v.params().rear.suspension.travel_m;
+        s.wheels[3].suspension_travel_m = stop - 0.0001;
+        tick(&mut b, &mut s);
+        s.wheels[3].suspension_travel_m = stop + 0.0002;
+        assert!(tick(&mut b, &mut s).wheels[3].thump >= 0.6);
+    }
+
+    #[test]
+    fn a_reset_is_not_an_event_but_a_body_hit_is() {
+        let v = vehicle();
+        let mut b = FrameBuilder::new(&v);
+        let mut s = rolling(&v);
+        s.time_s = 5.0;
+        b.frame(&s, 0.001, false);
+        // The session resets: time starts again, the suspension jumps.
+        let mut reset = rolling(&v);
+        reset.time_s = 0.001;
+        reset.wheels[0].suspension_travel_m = 0.2;
+        reset.powertrain.gear = 1;
+        let f = b.frame(&reset, 0.001, false);
+        assert!(f.wheels[0].thump == 0.0 && !f.gear_changed && f.impact == 0.0);
+        // The body touches down, losing 3 m/s in the tick.
+        let mut hit = reset;
+        hit.time_s += 0.001;
+        hit.body_contacts = 2;
+        hit.velocity_world = reset.velocity_world - glam::DVec3::new(0.0, 0.0, 3.0);
+        let f = b.frame(&hit, 0.001, false);
+        assert!(f.impact > 0.9, "{}", f.impact);
+    }
+}

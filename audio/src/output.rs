@@ -43,6 +43,11 @@ pub enum OutputError {
 /// Samples rendered per synthesiser call inside the callback (any callback size works).
 const CHUNK_FRAMES: usize = 512;
 
+/// The callback period asked for where the device lets us choose (s): 10 ms, so that the
+/// sound lags the physics by about 10 ms of ticks plus the device's two periods, under the
+/// 30 ms a driver can hear. Devices that do not say what they accept keep their default.
+pub const TARGET_PERIOD_S: f64 = 0.010;
+
 /// What the callbacks report back.
 #[derive(Debug, Default)]
 struct StreamStatus {
@@ -152,17 +157,39 @@ impl AudioOutput {
             .default_output_config()
             .map_err(|e| fail(e.to_string()))?;
         let format = supported.sample_format();
-        let config: StreamConfig = supported.config();
-        let status = Arc::new(StreamStatus::default());
-        let stream = match format {
-            SampleFormat::F32 => build::<f32>(&device, &config, synth, controls, &status),
-            SampleFormat::I16 => build::<i16>(&device, &config, synth, controls, &status),
-            SampleFormat::U16 => build::<u16>(&device, &config, synth, controls, &status),
-            SampleFormat::I32 => build::<i32>(&device, &config, synth, controls, &status),
-            SampleFormat::F64 => build::<f64>(&device, &config, synth, controls, &status),
-            other => return Err(fail(format!("sample format {other} is not supported"))),
+        if !matches!(
+            format,
+            SampleFormat::F32
+                | SampleFormat::I16
+                | SampleFormat::U16
+                | SampleFormat::I32
+                | SampleFormat::F64
+        ) {
+            return Err(fail(format!("sample format {format} is not supported")));
         }
-        .map_err(|e| fail(e.to_string()))?;
+        let mut config: StreamConfig = supported.config();
+        if let cpal::SupportedBufferSize::Range { min, max } = *supported.buffer_size() {
+            let target = (TARGET_PERIOD_S * f64::from(config.sample_rate)).round() as u32;
+            config.buffer_size = cpal::BufferSize::Fixed(target.clamp(min, max.max(min)));
+        }
+        let status = Arc::new(StreamStatus::default());
+        let build_with = |config: &StreamConfig| match format {
+            SampleFormat::F32 => build::<f32>(&device, config, synth, controls, &status),
+            SampleFormat::I16 => build::<i16>(&device, config, synth, controls, &status),
+            SampleFormat::U16 => build::<u16>(&device, config, synth, controls, &status),
+            SampleFormat::I32 => build::<i32>(&device, config, synth, controls, &status),
+            SampleFormat::F64 => build::<f64>(&device, config, synth, controls, &status),
+            _ => Err(cpal::ErrorKind::UnsupportedConfig.into()),
+        };
+        let stream = match build_with(&config) {
+            Ok(stream) => stream,
+            // A device that refuses the period it advertised gets its own default.
+            Err(_) if config.buffer_size != cpal::BufferSize::Default => {
+                config.buffer_size = cpal::BufferSize::Default;
+                build_with(&config).map_err(|e| fail(e.to_string()))?
+            }
+            Err(e) => return Err(fail(e.to_string())),
+        };
         stream.play().map_err(|e| fail(e.to_string()))?;
         Ok(Self {
             stream,
@@ -174,8 +201,15 @@ impl AudioOutput {
 
     /// One line describing the stream: device, rate, channels.
     pub fn describe(&self) -> String {
+        let period = match self.config.buffer_size {
+            cpal::BufferSize::Fixed(frames) => format!(
+                ", {frames}-frame periods ({:.1} ms)",
+                f64::from(frames) * 1000.0 / f64::from(self.config.sample_rate)
+            ),
+            cpal::BufferSize::Default => ", the device's default period".to_owned(),
+        };
         format!(
-            "{}, {} Hz, {} channel(s)",
+            "{}, {} Hz, {} channel(s){period}",
             self.device, self.config.sample_rate, self.config.channels
         )
     }

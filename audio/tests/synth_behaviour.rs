@@ -317,14 +317,14 @@ fn the_live_synth_follows_the_ticks_and_fades_out_when_they_stop() {
     // A paused frame fades out too.
     let (mut feed, inbox) = sound_feed();
     let mut live = LiveSynth::new(&voice, FS, inbox);
-    for callback in 0..100 {
+    for (callback, level) in levels.iter_mut().enumerate() {
         for _ in 0..10 {
             snapshot.time_s += 0.001;
             let frame: SoundFrame = builder.frame(&snapshot, 0.001, callback >= 50);
             feed.send(SoundMessage::Frame(frame));
         }
         live.fill(&mut buffer, &mix);
-        levels[callback] = rms(&buffer);
+        *level = rms(&buffer);
     }
     assert!(
         levels[99] < 1e-3 * levels[40],

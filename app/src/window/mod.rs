@@ -297,12 +297,12 @@ impl App {
         if applied.graphics_changed {
             self.apply_graphics();
         }
-        if applied.audio_device_changed {
+        if applied.audio == settings_flow::AudioChange::Device {
             let line = self.sound.set_device(&self.flow.settings.audio);
             eprintln!("{line}");
             self.flow.audio_status = sound_status(&self.sound, &line);
         }
-        if applied.audio_mix_changed {
+        if applied.audio != settings_flow::AudioChange::Unchanged {
             self.sound.set_mix(&self.flow.settings.audio);
         }
         if applied.relink_ffb

@@ -39,6 +39,18 @@ struct OpenScreen {
     draft: Settings,
 }
 
+/// What changed in the sound settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AudioChange {
+    /// Nothing.
+    #[default]
+    Unchanged,
+    /// Volumes or mute: the stream stays.
+    Volumes,
+    /// The output device (and perhaps the volumes): the stream is reopened.
+    Device,
+}
+
 /// What applying the settings asks of the window, beyond commands to the sim thread.
 #[derive(Debug, Default)]
 pub struct Applied {
@@ -48,10 +60,8 @@ pub struct Applied {
     pub load_session: Option<(String, String)>,
     /// The graphics settings changed.
     pub graphics_changed: bool,
-    /// The volumes or mute changed.
-    pub audio_mix_changed: bool,
-    /// The output device changed.
-    pub audio_device_changed: bool,
+    /// What changed in the sound settings.
+    pub audio: AudioChange,
     /// What decides the force-feedback device changed (on/off, backend, device, per-device
     /// settings, the steering binding's rotation): reopen it.
     pub relink_ffb: bool,
@@ -269,8 +279,13 @@ impl SettingsFlow {
             commands,
             load_session,
             graphics_changed: previous.graphics != now.graphics,
-            audio_mix_changed: previous.audio != now.audio,
-            audio_device_changed: previous.audio.device != now.audio.device,
+            audio: if previous.audio.device != now.audio.device {
+                AudioChange::Device
+            } else if previous.audio != now.audio {
+                AudioChange::Volumes
+            } else {
+                AudioChange::Unchanged
+            },
             relink_ffb: ffb_routing_changed(&previous, now),
             notice: Some(match lines.first() {
                 Some(first) => format!("Settings applied · {first}"),
