@@ -353,7 +353,10 @@ mod tests {
         s.wheels[2].surface = Surface::Kerb;
         let f = tick(&mut b, &mut s);
         assert!(f.wheels[2].thump > 0.4, "{}", f.wheels[2].thump);
-        assert!(tick(&mut b, &mut s).wheels[2].thump == 0.0, "once per strike");
+        assert!(
+            tick(&mut b, &mut s).wheels[2].thump == 0.0,
+            "once per strike"
+        );
         // Through the bump stop (slowly: the stop, not the speed).
         let stop = v.params().rear.suspension.travel_m;
         s.wheels[3].suspension_travel_m = stop - 0.0001;
