@@ -65,6 +65,81 @@ pub struct WindowArgs {
     /// of it in bug reports).
     #[arg(long, value_enum, value_name = "TAB")]
     pub settings: Option<SettingsTabArg>,
+
+    /// Telemetry out (OutGauge, OutSim).
+    #[command(flatten)]
+    pub telemetry: TelemetryArgs,
+}
+
+/// Telemetry out over UDP in Live for Speed's formats, read by dashboards (SimHub and
+/// others), shakers and motion software. Off unless a destination is given.
+#[derive(Clone, Debug, Default, Args)]
+pub struct TelemetryArgs {
+    /// Send OutGauge packets (dashboard: speed, rpm, gear, pedals, fuel, lights) to
+    /// HOST:PORT.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub outgauge: Option<String>,
+
+    /// OutGauge packets per second (1 to 1000).
+    #[arg(long, default_value_t = 60.0, value_name = "HZ")]
+    pub outgauge_rate_hz: f64,
+
+    /// Send OutSim packets (motion: angular velocity, angles, acceleration, velocity,
+    /// position) to HOST:PORT.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub outsim: Option<String>,
+
+    /// OutSim packets per second (1 to 1000).
+    #[arg(long, default_value_t = 100.0, value_name = "HZ")]
+    pub outsim_rate_hz: f64,
+
+    /// OutSim Opts in hexadecimal, as in LFS's cfg.txt: 0 for the classic 64-byte packet, ff
+    /// for everything (header, ID, time, main, inputs, drive, distance, wheels: 272 bytes).
+    #[arg(long, default_value = "0", value_name = "HEX")]
+    pub outsim_opts: String,
+
+    /// Add this ID to the packets (LFS's `OutGauge ID` / `OutSim ID`).
+    #[arg(long, value_name = "N")]
+    pub telemetry_id: Option<i32>,
+}
+
+impl TelemetryArgs {
+    /// The destinations and rates asked for.
+    ///
+    /// # Errors
+    /// A destination that does not resolve, bad options or rates, each named.
+    pub fn targets(&self) -> anyhow::Result<gripline_sim::telemetry_out::TelemetryTargets> {
+        use std::net::ToSocketAddrs;
+        let resolve =
+            |flag: &str, text: &Option<String>| -> anyhow::Result<Option<std::net::SocketAddr>> {
+                let Some(text) = text else { return Ok(None) };
+                let address = text
+                    .to_socket_addrs()
+                    .map_err(|e| anyhow::anyhow!("--{flag} {text}: {e} (expected HOST:PORT)"))?
+                    .next()
+                    .ok_or_else(|| anyhow::anyhow!("--{flag} {text}: no address"))?;
+                Ok(Some(address))
+            };
+        let opts =
+            u32::from_str_radix(self.outsim_opts.trim_start_matches("0x"), 16).map_err(|e| {
+                anyhow::anyhow!(
+                    "--outsim-opts {}: {e} (hexadecimal, e.g. ff)",
+                    self.outsim_opts
+                )
+            })?;
+        let targets = gripline_sim::telemetry_out::TelemetryTargets {
+            outgauge: resolve("outgauge", &self.outgauge)?,
+            outgauge_rate_hz: self.outgauge_rate_hz,
+            outsim: resolve("outsim", &self.outsim)?,
+            outsim_rate_hz: self.outsim_rate_hz,
+            outsim_opts: opts,
+            id: self.telemetry_id,
+        };
+        targets
+            .check()
+            .map_err(|e| anyhow::anyhow!("telemetry: {e}"))?;
+        Ok(targets)
+    }
 }
 
 /// A tab of the settings screen, on the command line.
@@ -248,6 +323,10 @@ pub struct HeadlessArgs {
     /// Sample format of `--audio`.
     #[arg(long, value_enum, default_value_t = AudioFormat::Pcm16)]
     pub audio_format: AudioFormat,
+
+    /// Telemetry out (OutGauge, OutSim), sent as the run steps (faster than real time).
+    #[command(flatten)]
+    pub telemetry: TelemetryArgs,
 }
 
 /// Sample format of `gripline headless --audio`.

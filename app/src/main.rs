@@ -26,6 +26,29 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// `gripline headless`, with the sound and telemetry observers asked for.
+fn headless(args: &cli::HeadlessArgs) -> anyhow::Result<()> {
+    use gripline_sim::headless::{ObserverGroup, TickObserver};
+    let mut observers: Vec<Box<dyn TickObserver>> = Vec::new();
+    if let Some(path) = &args.audio {
+        observers.push(Box::new(gripline_app::sound::WavRecorder::new(
+            path,
+            args.audio_rate_hz,
+            args.audio_format.wav(),
+            gripline_audio::Mix::default(),
+        )));
+    }
+    let targets = args.telemetry.targets()?;
+    if targets.any() {
+        let observer = gripline_sim::telemetry_out::TelemetryObserver::new(targets)
+            .map_err(|e| anyhow::anyhow!("telemetry: {e}"))?;
+        observers.push(Box::new(observer));
+    }
+    let observer: Option<Box<dyn TickObserver>> = (!observers.is_empty())
+        .then(|| Box::new(ObserverGroup(observers)) as Box<dyn TickObserver>);
+    gripline_sim::headless::run_observed(&args.options(), observer).map(|_summary| ())
+}
+
 fn main() -> ExitCode {
     // Whatever ends the process, force feedback goes to zero first: a panic on any thread,
     // SIGINT or SIGTERM (each stops every force-feedback writer, then exits as usual).
@@ -36,17 +59,7 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         Some(cli::Command::Tire(args)) => tyre_lab::run(&args),
-        Some(cli::Command::Headless(args)) => {
-            let observer = args.audio.as_ref().map(|path| {
-                Box::new(gripline_app::sound::WavRecorder::new(
-                    path,
-                    args.audio_rate_hz,
-                    args.audio_format.wav(),
-                    gripline_audio::Mix::default(),
-                )) as Box<dyn gripline_sim::headless::TickObserver>
-            });
-            gripline_sim::headless::run_observed(&args.options(), observer).map(|_summary| ())
-        }
+        Some(cli::Command::Headless(args)) => headless(&args),
         Some(cli::Command::Devices(args)) => devices::run(&args),
         Some(cli::Command::Render(args)) => render_frame::run(&args),
         None => window::run_from_args(&cli.window),

@@ -12,7 +12,9 @@
 //!   command queue, the snapshot ring, input devices and force feedback, and the render-side
 //!   interpolation;
 //! - [`headless`]: `gripline headless`: the road-test procedures (launch, braking, skidpad,
-//!   laps...) stepping the same session as fast as the CPU allows, with telemetry and metrics.
+//!   laps...) stepping the same session as fast as the CPU allows, with telemetry and metrics;
+//! - [`telemetry_out`]: LFS OutGauge and OutSim UDP packets for dashboards and motion rigs,
+//!   from a sender thread fed without waiting by the sim thread, or from headless runs.
 //!
 //! The `gripline` binary (crate `app`) keeps the window, the screens and the command line.
 
@@ -20,4 +22,5 @@ pub mod headless;
 pub mod lap_timer;
 pub mod realtime;
 pub mod session;
+pub mod telemetry_out;
 pub mod world;

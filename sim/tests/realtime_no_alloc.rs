@@ -3,7 +3,8 @@
 //! mode counts instead of aborting; the check is active in builds with debug assertions,
 //! which tests are).
 //!
-//! Steady state includes driving, the autopilot, pause, reset, FFB kill and enable, gearbox
+//! Steady state includes driving, the autopilot, telemetry out (OutGauge and OutSim to an
+//! address nobody answers), pause, reset, FFB kill and enable, gearbox
 //! changes, keyboard input and the render side's drain and interpolation. Not included, and
 //! documented as allocating: a device connecting (the first tick announces the keyboard),
 //! `Command::ApplyBindings` and `Command::Swap` (the latter only frees on the sim thread when
@@ -22,6 +23,7 @@ use gripline_sim::realtime::rig::Rig;
 use gripline_sim::realtime::sim_core::{SimCore, core_rings};
 use gripline_sim::realtime::stats::SharedStats;
 use gripline_sim::session::Session;
+use gripline_sim::telemetry_out::{TelemetrySender, TelemetryTargets};
 
 #[global_allocator]
 static ALLOCATOR: AllocDisabler = AllocDisabler;
@@ -42,6 +44,16 @@ fn steady_state_ticks_do_not_allocate() {
     let mut keys = rig.add_keyboard();
     let (rings, mut ui) = core_rings(64);
     let mut core = SimCore::new(session, rig, rings, Arc::new(SharedStats::default()), true);
+    // Telemetry out to an address nobody answers (TEST-NET-1): the tick only hands snapshots
+    // to the sender thread.
+    let targets = TelemetryTargets {
+        outgauge: Some("192.0.2.1:30000".parse().unwrap()),
+        outsim: Some("192.0.2.1:30001".parse().unwrap()),
+        outsim_opts: 0xff,
+        ..TelemetryTargets::default()
+    };
+    let (telemetry, tap) = TelemetrySender::spawn(targets, core.session().vehicle()).unwrap();
+    core.set_tap(Box::new(tap));
     let mut interp = Interpolator::new(1.5);
     let mut now = Duration::ZERO;
     // Warm-up: the keyboard connects (allocates its slot once).
@@ -96,6 +108,12 @@ fn steady_state_ticks_do_not_allocate() {
         }
     }
     assert!(core.session().vehicle().snapshot().speed_m_per_s > 1.0);
+    std::thread::sleep(Duration::from_millis(50));
+    let (sent, failed) = telemetry.counts();
+    assert!(
+        sent + failed > 100,
+        "the tap fed the sender: {sent} sent, {failed} failed"
+    );
     assert!(
         allocating_ticks.is_empty(),
         "ticks that allocated: {allocating_ticks:?}"

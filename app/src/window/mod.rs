@@ -52,11 +52,13 @@ use winit::window::{Window, WindowId};
 use crate::ffb_connector::FfbConnector;
 use gripline_app::sound::Sound;
 use gripline_input::bindings::InputNotice;
+use gripline_sim::realtime::TapGroup;
 use gripline_sim::realtime::device_thread::DeviceThread;
 use gripline_sim::realtime::{
     Command, Interpolator, KeyboardSender, Session, SimConfig, SimEvent, SimHandle, SimThread,
     Stamped,
 };
+use gripline_sim::telemetry_out::TelemetrySender;
 
 use self::egui_layer::EguiLayer;
 use self::frame_stats::FrameStats;
@@ -127,6 +129,20 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
     // why and the simulator runs on silently.
     let (sound, sound_tap, sound_line) = Sound::start(&settings.audio, session.vehicle());
     eprintln!("{sound_line}");
+    let mut taps = vec![sound_tap];
+    // Telemetry out: a sender thread fed by the sim thread without waiting.
+    let telemetry = if options.telemetry.any() {
+        let (sender, tap) = TelemetrySender::spawn(options.telemetry, session.vehicle())
+            .context("starting the telemetry sender")?;
+        taps.push(Box::new(tap));
+        eprintln!(
+            "gripline: telemetry: {}",
+            describe_targets(&options.telemetry)
+        );
+        Some(sender)
+    } else {
+        None
+    };
     let sim = SimThread::spawn_with_tap(
         session,
         rig,
@@ -134,7 +150,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
             autopilot: options.autopilot,
             ..SimConfig::default()
         },
-        Some(sound_tap),
+        Some(Box::new(TapGroup(taps))),
     )
     .context("starting the sim thread")?;
     let mut sim = sim;
@@ -175,6 +191,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         aids_of_car,
         loader: None,
         sound,
+        telemetry,
     };
     event_loop
         .run_app(&mut app)
@@ -191,6 +208,21 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         println!("{text}");
     }
     Ok(())
+}
+
+/// One line naming the telemetry streams.
+fn describe_targets(t: &gripline_sim::telemetry_out::TelemetryTargets) -> String {
+    let mut parts = Vec::new();
+    if let Some(to) = t.outgauge {
+        parts.push(format!("OutGauge to {to} at {} Hz", t.outgauge_rate_hz));
+    }
+    if let Some(to) = t.outsim {
+        parts.push(format!(
+            "OutSim to {to} at {} Hz (options {:#x})",
+            t.outsim_rate_hz, t.outsim_opts
+        ));
+    }
+    parts.join(", ")
 }
 
 /// What the Sound tab says about the output: the device playing, or the reason for silence.
@@ -233,6 +265,8 @@ struct App {
     loader: Option<gripline_sim::realtime::SessionLoader>,
     /// The sound output (silent without a device).
     sound: Sound,
+    /// The telemetry sender, when asked for.
+    telemetry: Option<TelemetrySender>,
 }
 
 /// Everything that exists once the window does.
@@ -407,6 +441,15 @@ impl App {
         }
         // Closes the last device it opened (the sim thread has already stopped it).
         self.connector = None;
+        if let Some(telemetry) = self.telemetry.take() {
+            let (sent, failed) = telemetry.counts();
+            if self.options.print_stats {
+                eprintln!(
+                    "gripline: telemetry: {sent} packets sent, {failed} failed, {} states dropped",
+                    telemetry.dropped()
+                );
+            }
+        }
         self.running = None;
     }
 }

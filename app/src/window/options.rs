@@ -42,6 +42,8 @@ pub struct WindowOptions {
     pub startup_notice: Option<String>,
     /// Open the settings screen on this tab at start.
     pub settings_tab: Option<settings_flow::Tab>,
+    /// Telemetry out (nothing by default).
+    pub telemetry: gripline_sim::telemetry_out::TelemetryTargets,
 }
 
 impl From<crate::cli::CameraArg> for CameraMode {
@@ -145,6 +147,7 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
         ),
         gearbox: settings.session.gearbox_mode,
         settings_tab: args.settings.map(settings_tab),
+        telemetry: args.telemetry.targets()?,
         startup_notice: messages.first().map(|first| {
             if messages.len() > 1 {
                 format!(

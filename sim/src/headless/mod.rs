@@ -23,7 +23,7 @@ use crate::session::Session;
 use crate::world::World;
 use recorder::Recorder;
 use run::Run;
-pub use run::TickObserver;
+pub use run::{ObserverGroup, TickObserver};
 
 /// What `gripline headless` runs (its command line, parsed by the binary).
 #[derive(Clone, Debug, Default)]

@@ -133,3 +133,20 @@ impl DerefMut for Run {
         &mut self.session
     }
 }
+
+/// Several observers behind one (`--audio` and `--outgauge` together), called in order.
+pub struct ObserverGroup(pub Vec<Box<dyn TickObserver>>);
+
+impl TickObserver for ObserverGroup {
+    fn start(&mut self, vehicle: &Vehicle, step_s: f64) -> Result<()> {
+        self.0.iter_mut().try_for_each(|o| o.start(vehicle, step_s))
+    }
+
+    fn tick(&mut self, snapshot: &Snapshot, step_s: f64) -> Result<()> {
+        self.0.iter_mut().try_for_each(|o| o.tick(snapshot, step_s))
+    }
+
+    fn finish(&mut self) -> Result<()> {
+        self.0.iter_mut().try_for_each(|o| o.finish())
+    }
+}

@@ -81,5 +81,5 @@ pub use keyboard::KeyboardSender;
 pub use rig::Rig;
 pub use sim_thread::{SimConfig, SimHandle, SimThread};
 pub use snapshot_ring::{HudFrame, Stamped};
-pub use state_tap::StateTap;
+pub use state_tap::{StateTap, TapGroup};
 pub use stats::SimStats;

@@ -15,3 +15,20 @@ pub trait StateTap: Send {
     /// (the state is then the last one, repeated).
     fn tick(&mut self, snapshot: &Snapshot, step_s: f64, paused: bool);
 }
+
+/// Several taps behind one (the sound and the telemetry out), called in order.
+pub struct TapGroup(pub Vec<Box<dyn StateTap>>);
+
+impl StateTap for TapGroup {
+    fn car_changed(&mut self, vehicle: &Vehicle) {
+        for tap in &mut self.0 {
+            tap.car_changed(vehicle);
+        }
+    }
+
+    fn tick(&mut self, snapshot: &Snapshot, step_s: f64, paused: bool) {
+        for tap in &mut self.0 {
+            tap.tick(snapshot, step_s, paused);
+        }
+    }
+}

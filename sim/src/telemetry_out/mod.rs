@@ -1,0 +1,21 @@
+//! Telemetry out: Live for Speed's OutGauge (dashboards) and OutSim (motion rigs) UDP
+//! packets, byte for byte to their published layouts (LFS `InSim.txt` and `OutSimPack.txt`),
+//! so that SimHub-style dashboards, bass-shaker and motion software read Gripline as they
+//! read LFS or BeamNG.
+//!
+//! - [`car_facts`]: what the packets need to know about the car (its code, redline, tank);
+//! - [`outgauge`] and [`outsim`]: the encoders (a snapshot in, the packet's bytes out);
+//! - [`sender`]: the sender thread and the sim thread's [`crate::realtime::StateTap`] in
+//!   front of it (a wait-free handoff: the tick never touches a socket), and the headless
+//!   runner's observer that sends as it steps.
+//!
+//! Quantities Gripline does not model (engine and oil temperatures, oil pressure, turbo
+//! boost) are sent as 0, never invented.
+
+pub mod car_facts;
+pub mod outgauge;
+pub mod outsim;
+pub mod sender;
+
+pub use car_facts::CarFacts;
+pub use sender::{TelemetryObserver, TelemetrySender, TelemetryTap, TelemetryTargets};
