@@ -35,7 +35,8 @@ fn headless(args: &cli::HeadlessArgs) -> anyhow::Result<()> {
             path,
             args.audio_rate_hz,
             args.audio_format.wav(),
-            gripline_audio::Mix::default(),
+            // The volumes a new player hears in the window.
+            gripline_app::sound::mix_of(&gripline_config::settings::AudioSettings::default()),
         )));
     }
     let targets = args.telemetry.targets()?;

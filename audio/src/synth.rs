@@ -31,9 +31,11 @@ pub struct Mix {
 }
 
 impl Default for Mix {
+    /// Unity: every gain 1, not muted. (The player's default volumes belong to the settings,
+    /// `gripline_config::settings::AudioSettings`.)
     fn default() -> Self {
         Self {
-            master: 0.8,
+            master: 1.0,
             engine: 1.0,
             tyres: 1.0,
             ambient: 1.0,
