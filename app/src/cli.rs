@@ -109,16 +109,12 @@ impl TelemetryArgs {
     /// # Errors
     /// A destination that does not resolve, bad options or rates, each named.
     pub fn targets(&self) -> anyhow::Result<gripline_sim::telemetry_out::TelemetryTargets> {
-        use std::net::ToSocketAddrs;
         let resolve =
             |flag: &str, text: &Option<String>| -> anyhow::Result<Option<std::net::SocketAddr>> {
-                let Some(text) = text else { return Ok(None) };
-                let address = text
-                    .to_socket_addrs()
-                    .map_err(|e| anyhow::anyhow!("--{flag} {text}: {e} (expected HOST:PORT)"))?
-                    .next()
-                    .ok_or_else(|| anyhow::anyhow!("--{flag} {text}: no address"))?;
-                Ok(Some(address))
+                text.as_deref()
+                    .map(gripline_sim::telemetry_out::parse_destination)
+                    .transpose()
+                    .map_err(|e| anyhow::anyhow!("--{flag} {e}"))
             };
         let opts =
             u32::from_str_radix(self.outsim_opts.trim_start_matches("0x"), 16).map_err(|e| {
@@ -155,6 +151,8 @@ pub enum SettingsTabArg {
     Graphics,
     /// Volumes, output device, mute.
     Sound,
+    /// OutGauge and OutSim destinations.
+    Telemetry,
 }
 
 /// A rendering quality tier, on the command line.

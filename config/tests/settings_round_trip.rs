@@ -11,7 +11,7 @@ use gripline_config::settings::device_file::{DeviceGroup, canonical};
 use gripline_config::settings::settings_file::SettingsFile;
 use gripline_config::settings::{
     Aids, AudioSettings, CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice,
-    SessionSettings, Settings, SettingsStore,
+    SessionSettings, Settings, SettingsStore, TelemetrySettings,
 };
 use gripline_physics::powertrain::gearbox::GearboxMode;
 use gripline_physics::validate::Validate;
@@ -63,6 +63,14 @@ fn sample() -> Settings {
         ambient: 0.25,
         device: Some("hw:CARD=USB,DEV=0".into()),
         muted: true,
+    };
+    s.telemetry = TelemetrySettings {
+        outgauge: Some("192.168.1.20:30000".into()),
+        outgauge_rate_hz: 30.0,
+        outsim: Some("motion.local:4123".into()),
+        outsim_rate_hz: 250.0,
+        outsim_opts: 0xff,
+        id: Some(2),
     };
     s.ffb = FfbSettings {
         gain: 0.7,

@@ -279,3 +279,71 @@ fn nobody_listening_is_not_an_error() {
     };
     run_observed(&options, Some(Box::new(observer))).unwrap();
 }
+
+#[test]
+fn the_window_sender_starts_and_stops_when_its_destinations_change() {
+    use std::sync::Arc;
+
+    use gripline_config::bindings::Bindings;
+    use gripline_sim::realtime::rig::Rig;
+    use gripline_sim::realtime::sim_core::{SimCore, core_rings};
+    use gripline_sim::realtime::stats::SharedStats;
+    use gripline_sim::session::Session;
+    use gripline_sim::telemetry_out::TelemetrySender;
+
+    let session = Session::load("corvette-c5", "circuit").unwrap();
+    let (rings, _ui) = core_rings(64);
+    let mut core = SimCore::new(
+        session,
+        Rig::without_ffb(&Bindings::default()),
+        rings,
+        Arc::new(SharedStats::default()),
+        true,
+    );
+    let (mut sender, tap) =
+        TelemetrySender::spawn(TelemetryTargets::default(), core.session().vehicle()).unwrap();
+    core.set_tap(Box::new(tap));
+    let mut now = Duration::ZERO;
+    let mut run = |core: &mut SimCore, ms: u64| {
+        for _ in 0..ms {
+            now += Duration::from_millis(1);
+            core.tick(now);
+        }
+        // Let the sender thread catch up.
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    run(&mut core, 500);
+    assert_eq!(
+        sender.counts(),
+        (0, 0),
+        "nothing is sent without a destination"
+    );
+
+    let (address, packets) = listener();
+    sender
+        .set_targets(TelemetryTargets {
+            outgauge: Some(address),
+            ..TelemetryTargets::default()
+        })
+        .unwrap();
+    run(&mut core, 1000);
+    let (sent, _) = sender.counts();
+    assert!(
+        (59..=61).contains(&sent),
+        "{sent} packets in one simulated second at 60 Hz"
+    );
+
+    sender.set_targets(TelemetryTargets::default()).unwrap();
+    run(&mut core, 1000);
+    assert_eq!(sender.counts().0, sent, "stopped");
+    let received = packets.recv().unwrap();
+    assert_eq!(received.len() as u64, sent);
+    assert!(
+        sender
+            .set_targets(TelemetryTargets {
+                outgauge_rate_hz: 0.0,
+                ..TelemetryTargets::default()
+            })
+            .is_err()
+    );
+}

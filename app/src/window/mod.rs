@@ -29,6 +29,7 @@ pub mod pause_menu;
 pub mod session_tabs;
 pub mod settings_flow;
 mod surface_window;
+mod telemetry_tab;
 
 use frame::{TickRate, stats_report};
 pub use options::{WindowOptions, run_from_args};
@@ -130,19 +131,25 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
     let (sound, sound_tap, sound_line) = Sound::start(&settings.audio, session.vehicle());
     eprintln!("{sound_line}");
     let mut taps = vec![sound_tap];
-    // Telemetry out: a sender thread fed by the sim thread without waiting.
-    let telemetry = if options.telemetry.any() {
-        let (sender, tap) = TelemetrySender::spawn(options.telemetry, session.vehicle())
-            .context("starting the telemetry sender")?;
-        taps.push(Box::new(tap));
+    // Telemetry out: a sender thread fed by the sim thread without waiting; the command
+    // line's destinations, or the settings'.
+    let initial = if options.telemetry.any() {
+        options.telemetry
+    } else {
+        gripline_app::telemetry::targets_of(&settings.telemetry).unwrap_or_else(|error| {
+            eprintln!("gripline: telemetry: {error}; nothing sent");
+            gripline_sim::telemetry_out::TelemetryTargets::default()
+        })
+    };
+    let (telemetry, telemetry_tap) = TelemetrySender::spawn(initial, session.vehicle())
+        .context("starting the telemetry sender")?;
+    taps.push(Box::new(telemetry_tap));
+    if initial.any() {
         eprintln!(
             "gripline: telemetry: {}",
-            describe_targets(&options.telemetry)
+            gripline_app::telemetry::describe(&initial)
         );
-        Some(sender)
-    } else {
-        None
-    };
+    }
     let sim = SimThread::spawn_with_tap(
         session,
         rig,
@@ -165,6 +172,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
 
     let mut flow = flow;
     flow.audio_status = sound_status(&sound, &sound_line);
+    flow.telemetry_status = format!("Now: {}.", gripline_app::telemetry::describe(&initial));
 
     let event_loop =
         EventLoop::new().context("opening the display (is DISPLAY or WAYLAND_DISPLAY set?)")?;
@@ -191,7 +199,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         aids_of_car,
         loader: None,
         sound,
-        telemetry,
+        telemetry: Some(telemetry),
     };
     event_loop
         .run_app(&mut app)
@@ -208,21 +216,6 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         println!("{text}");
     }
     Ok(())
-}
-
-/// One line naming the telemetry streams.
-fn describe_targets(t: &gripline_sim::telemetry_out::TelemetryTargets) -> String {
-    let mut parts = Vec::new();
-    if let Some(to) = t.outgauge {
-        parts.push(format!("OutGauge to {to} at {} Hz", t.outgauge_rate_hz));
-    }
-    if let Some(to) = t.outsim {
-        parts.push(format!(
-            "OutSim to {to} at {} Hz (options {:#x})",
-            t.outsim_rate_hz, t.outsim_opts
-        ));
-    }
-    parts.join(", ")
 }
 
 /// What the Sound tab says about the output: the device playing, or the reason for silence.
@@ -265,7 +258,7 @@ struct App {
     loader: Option<gripline_sim::realtime::SessionLoader>,
     /// The sound output (silent without a device).
     sound: Sound,
-    /// The telemetry sender, when asked for.
+    /// The telemetry sender (idle while nothing is to be sent).
     telemetry: Option<TelemetrySender>,
 }
 
@@ -339,6 +332,9 @@ impl App {
         if applied.audio != settings_flow::AudioChange::Unchanged {
             self.sound.set_mix(&self.flow.settings.audio);
         }
+        if applied.telemetry_changed {
+            self.apply_telemetry();
+        }
         if applied.relink_ffb
             && let Some(connector) = &self.connector
         {
@@ -347,6 +343,25 @@ impl App {
         if let Some(text) = applied.notice {
             self.notify(text);
         }
+    }
+
+    /// Sends telemetry where the settings now say.
+    fn apply_telemetry(&mut self) {
+        let Some(sender) = self.telemetry.as_mut() else {
+            return;
+        };
+        let result = gripline_app::telemetry::targets_of(&self.flow.settings.telemetry)
+            .and_then(|targets| sender.set_targets(targets).map(|()| targets));
+        let line = match result {
+            Ok(targets) => gripline_app::telemetry::describe(&targets),
+            Err(error) => format!("{error}; the previous destinations stay"),
+        };
+        eprintln!("gripline: telemetry: {line}");
+        self.flow.telemetry_status = format!(
+            "Now: {}.",
+            gripline_app::telemetry::describe(&sender.targets())
+        );
+        self.notify(format!("Telemetry: {line}"));
     }
 
     /// Reports a lost audio device once (the simulator runs on silently).
@@ -443,7 +458,7 @@ impl App {
         self.connector = None;
         if let Some(telemetry) = self.telemetry.take() {
             let (sent, failed) = telemetry.counts();
-            if self.options.print_stats {
+            if self.options.print_stats && sent + failed > 0 {
                 eprintln!(
                     "gripline: telemetry: {sent} packets sent, {failed} failed, {} states dropped",
                     telemetry.dropped()

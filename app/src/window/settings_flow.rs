@@ -14,7 +14,7 @@ use crate::settings_ui::{
 use gripline_sim::realtime::Command;
 use gripline_sim::realtime::commands::FfbTest;
 
-use super::{audio_tab, session_tabs};
+use super::{audio_tab, session_tabs, telemetry_tab};
 
 /// The user's settings, their store and the screen when open.
 pub struct SettingsFlow {
@@ -32,6 +32,8 @@ pub struct SettingsFlow {
     audio_devices: Vec<String>,
     /// What the sound does now (the Sound tab shows it).
     pub audio_status: String,
+    /// What the telemetry sender sends now (the Telemetry tab shows it).
+    pub telemetry_status: String,
 }
 
 struct OpenScreen {
@@ -62,6 +64,8 @@ pub struct Applied {
     pub graphics_changed: bool,
     /// What changed in the sound settings.
     pub audio: AudioChange,
+    /// The telemetry-out settings changed.
+    pub telemetry_changed: bool,
     /// What decides the force-feedback device changed (on/off, backend, device, per-device
     /// settings, the steering binding's rotation): reopen it.
     pub relink_ffb: bool,
@@ -95,6 +99,7 @@ impl SettingsFlow {
             automatic_quality: None,
             audio_devices: Vec::new(),
             audio_status: String::new(),
+            telemetry_status: String::new(),
         }
     }
 
@@ -142,6 +147,11 @@ impl SettingsFlow {
         let (devices, status) = (&self.audio_devices, &self.audio_status);
         let mut sound_tab =
             |ui: &mut egui::Ui| audio_tab::audio_tab(ui, &mut audio, devices, status);
+        let mut telemetry = draft.telemetry.clone();
+        let telemetry_status = &self.telemetry_status;
+        let mut telemetry_tab = |ui: &mut egui::Ui| {
+            telemetry_tab::telemetry_tab(ui, &mut telemetry, telemetry_status);
+        };
         let action = screen.show_with_tabs(
             ctx,
             &self.live,
@@ -158,10 +168,15 @@ impl SettingsFlow {
                     title: "Sound",
                     contents: &mut sound_tab,
                 },
+                ExtraTab {
+                    title: "Telemetry",
+                    contents: &mut telemetry_tab,
+                },
             ],
         );
         draft.graphics = graphics;
         draft.audio = audio;
+        draft.telemetry = telemetry;
         let action = action?;
         Some(self.act(action, aids_of_car))
     }
@@ -279,6 +294,7 @@ impl SettingsFlow {
             commands,
             load_session,
             graphics_changed: previous.graphics != now.graphics,
+            telemetry_changed: previous.telemetry != now.telemetry,
             audio: if previous.audio.device != now.audio.device {
                 AudioChange::Device
             } else if previous.audio != now.audio {

@@ -2,7 +2,7 @@
 //!
 //! - [`model`]: [`Settings`], everything in one value: [`session`] (car, track, gearbox
 //!   mode, aids), [`graphics`] (resolution, full screen, present mode, frame latency, field
-//!   of view, MSAA, camera), [`audio`] (volumes, output device, mute), force feedback ([`crate::ffb_settings`]) and bindings with
+//!   of view, MSAA, camera), [`audio`] (volumes, output device, mute), [`telemetry`] (OutGauge/OutSim destinations), force feedback ([`crate::ffb_settings`]) and bindings with
 //!   calibration ([`crate::bindings`]).
 //! - [`sanitize`] and [`sanitize_input`]: out-of-range values clamped, NaN replaced by the
 //!   default, each change reported as a [`SettingsMessage`] ([`message`]).
@@ -34,6 +34,7 @@ pub mod sanitize_input;
 pub mod session;
 pub mod settings_file;
 pub mod store;
+pub mod telemetry;
 
 pub use audio::AudioSettings;
 pub use graphics::{CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice};
@@ -42,6 +43,7 @@ pub use model::Settings;
 pub use sanitize::{Sanitize, Sanitizer};
 pub use session::{Aids, SessionSettings};
 pub use store::{LoadOutcome, SettingsError, SettingsStore};
+pub use telemetry::TelemetrySettings;
 
 /// The schema of the settings files this version writes.
 pub const SCHEMA_VERSION: u32 = 2;

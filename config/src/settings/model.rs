@@ -8,13 +8,14 @@ use super::graphics::GraphicsSettings;
 use super::message::SettingsMessage;
 use super::sanitize::{Sanitize, Sanitizer};
 use super::session::SessionSettings;
+use super::telemetry::TelemetrySettings;
 use crate::bindings::Bindings;
 use crate::ffb_settings::FfbSettings;
 use crate::input_settings::InputSettings;
 
 /// Every user setting.
 ///
-/// On disk it is split: `settings.ron` holds the schema version, `session`, `graphics`, `audio`,
+/// On disk it is split: `settings.ron` holds the schema version, `session`, `graphics`, `audio`, `telemetry`,
 /// `ffb` (without its per-device entries) and the device-independent part of `bindings`
 /// (`digital`, `device_lost`); each device's bindings, calibration and FFB device settings
 /// are in a file of their own (see [`super::device_file`]).
@@ -29,6 +30,8 @@ pub struct Settings {
     pub graphics: GraphicsSettings,
     /// Volumes, output device, mute.
     pub audio: AudioSettings,
+    /// Telemetry out.
+    pub telemetry: TelemetrySettings,
     /// Force feedback, with per-device settings in `ffb.devices`.
     pub ffb: FfbSettings,
     /// Bindings of every device with each axis's calibration.
@@ -42,6 +45,7 @@ impl Default for Settings {
             session: SessionSettings::default(),
             graphics: GraphicsSettings::default(),
             audio: AudioSettings::default(),
+            telemetry: TelemetrySettings::default(),
             ffb: FfbSettings::default(),
             bindings: Bindings::default(),
         }
@@ -74,6 +78,7 @@ impl Validate for Settings {
         v.nested("session", &self.session);
         v.nested("graphics", &self.graphics);
         v.nested("audio", &self.audio);
+        v.nested("telemetry", &self.telemetry);
         v.nested("ffb", &self.ffb);
         v.nested("bindings", &self.bindings);
     }
@@ -94,6 +99,7 @@ impl Sanitize for Settings {
         s.nested("session", &mut self.session);
         s.nested("graphics", &mut self.graphics);
         s.nested("audio", &mut self.audio);
+        s.nested("telemetry", &mut self.telemetry);
         s.nested("ffb", &mut self.ffb);
         s.nested("bindings", &mut self.bindings);
     }

@@ -32,6 +32,7 @@ use super::message::{SettingsMessage, Severity};
 use super::migrate::{SettingsFileV1, migrate_v1};
 use super::model::Settings;
 use super::session::SessionSettings;
+use super::telemetry::TelemetrySettings;
 use crate::bindings::{Bindings, DeviceLostPolicy, DigitalResponse};
 use crate::error::ConfigError;
 use crate::ffb_settings::FfbSettings;
@@ -59,6 +60,8 @@ pub struct SettingsFile {
     pub graphics: GraphicsSettings,
     /// Sound.
     pub audio: AudioSettings,
+    /// Telemetry out.
+    pub telemetry: TelemetrySettings,
     /// Force feedback; per-device entries live in the device files (entries found here are
     /// still read).
     pub ffb: FfbSettings,
@@ -82,6 +85,7 @@ impl SettingsFile {
             session: settings.session.clone(),
             graphics: settings.graphics.clone(),
             audio: settings.audio.clone(),
+            telemetry: settings.telemetry.clone(),
             ffb,
             input: GlobalInput {
                 digital: settings.bindings.digital,
@@ -98,6 +102,7 @@ impl SettingsFile {
             session: self.session,
             graphics: self.graphics,
             audio: self.audio,
+            telemetry: self.telemetry,
             ffb: self.ffb,
             bindings: Bindings {
                 axes: Vec::new(),

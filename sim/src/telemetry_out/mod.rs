@@ -18,4 +18,6 @@ pub mod outsim;
 pub mod sender;
 
 pub use car_facts::CarFacts;
-pub use sender::{TelemetryObserver, TelemetrySender, TelemetryTap, TelemetryTargets};
+pub use sender::{
+    TelemetryObserver, TelemetrySender, TelemetryTap, TelemetryTargets, parse_destination,
+};

@@ -52,13 +52,26 @@ impl Default for TelemetryTargets {
     }
 }
 
+/// Resolves a `HOST:PORT` destination (a name or an address).
+///
+/// # Errors
+/// A sentence saying why it does not resolve.
+pub fn parse_destination(text: &str) -> Result<SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    text.trim()
+        .to_socket_addrs()
+        .map_err(|e| format!("{text}: {e} (expected HOST:PORT)"))?
+        .next()
+        .ok_or_else(|| format!("{text}: no address"))
+}
+
 impl TelemetryTargets {
     /// Whether anything is to be sent.
     pub fn any(&self) -> bool {
         self.outgauge.is_some() || self.outsim.is_some()
     }
 
-    /// The shortest period of the streams that are on (s).
+    /// The shortest period of the streams that are on (s); infinite when none is.
     fn shortest_period_s(&self) -> f64 {
         let mut period = f64::INFINITY;
         if self.outgauge.is_some() {
@@ -149,6 +162,13 @@ struct Streams {
 }
 
 impl Streams {
+    /// Sends to `targets` from now on (fresh clocks).
+    fn retarget(&mut self, targets: TelemetryTargets) {
+        self.gauge = Due::new(targets.outgauge_rate_hz);
+        self.motion = Due::new(targets.outsim_rate_hz);
+        self.targets = targets;
+    }
+
     fn new(targets: TelemetryTargets, car: CarFacts, counts: Arc<SendCounts>) -> io::Result<Self> {
         let unspecified: SocketAddr = ([0, 0, 0, 0], 0).into();
         let socket = UdpSocket::bind(unspecified)?;
@@ -218,7 +238,21 @@ pub struct TelemetryTap {
     /// Pre-allocated boxes, recycled through the sender, so the tick never allocates.
     spare: Consumer<Box<Snapshot>>,
     due: Due,
+    /// The shortest stream period (µs), set by the UI; 0: nothing to send.
+    period_us: Arc<AtomicU64>,
     dropped: Arc<AtomicU64>,
+}
+
+/// A period in whole microseconds (0 for none).
+fn period_us(targets: &TelemetryTargets) -> u64 {
+    let period = targets.shortest_period_s();
+    if period.is_finite() {
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let us = (period * 1e6).round().max(1.0) as u64;
+        us
+    } else {
+        0
+    }
 }
 
 impl StateTap for TelemetryTap {
@@ -229,7 +263,19 @@ impl StateTap for TelemetryTap {
     }
 
     fn tick(&mut self, snapshot: &Snapshot, _step_s: f64, paused: bool) {
-        if paused || !self.due.take(snapshot.time_s) {
+        let period_us = self.period_us.load(Ordering::Relaxed);
+        if period_us == 0 || paused {
+            return;
+        }
+        #[allow(clippy::cast_precision_loss)]
+        let period_s = period_us as f64 * 1e-6;
+        if (self.due.period_s - period_s).abs() > 1e-9 {
+            self.due = Due {
+                period_s,
+                next_s: f64::NEG_INFINITY,
+            };
+        }
+        if !self.due.take(snapshot.time_s) {
             return;
         }
         match self.spare.pop() {
@@ -248,6 +294,9 @@ impl StateTap for TelemetryTap {
 
 /// The sender thread (see the module docs). Dropping it stops the thread.
 pub struct TelemetrySender {
+    targets: TelemetryTargets,
+    retarget: Producer<TelemetryTargets>,
+    period_us: Arc<AtomicU64>,
     quit: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
     counts: Arc<SendCounts>,
@@ -255,8 +304,8 @@ pub struct TelemetrySender {
 }
 
 impl TelemetrySender {
-    /// Starts the sender for `targets` with `vehicle`'s facts; returns it and the tap to give
-    /// the sim thread.
+    /// Starts the sender for `targets` (possibly none yet: [`TelemetrySender::set_targets`]
+    /// changes them) with `vehicle`'s facts; returns it and the tap to give the sim thread.
     ///
     /// # Errors
     /// A bad rate or option, or the OS refusing a UDP socket or a thread.
@@ -271,12 +320,16 @@ impl TelemetrySender {
         for _ in 0..HANDOFF_CAPACITY {
             let _ = recycle.push(Box::new(Snapshot::default()));
         }
+        let (retarget, mut new_targets) = RingBuffer::<TelemetryTargets>::new(4);
         let quit = Arc::new(AtomicBool::new(false));
         let thread_quit = Arc::clone(&quit);
         let thread = std::thread::Builder::new()
             .name("gripline-telemetry".to_owned())
             .spawn(move || {
                 while !thread_quit.load(Ordering::Relaxed) {
+                    while let Ok(targets) = new_targets.pop() {
+                        streams.retarget(targets);
+                    }
                     let mut idle = true;
                     while let Ok(message) = consumer.pop() {
                         idle = false;
@@ -289,19 +342,26 @@ impl TelemetrySender {
                         }
                     }
                     if idle {
-                        std::thread::sleep(Duration::from_millis(1));
+                        // Nothing to send: look for new destinations five times a second.
+                        let nap = if streams.targets.any() { 1 } else { 200 };
+                        std::thread::sleep(Duration::from_millis(nap));
                     }
                 }
             })?;
         let dropped = Arc::new(AtomicU64::new(0));
+        let period = Arc::new(AtomicU64::new(period_us(&targets)));
         let tap = TelemetryTap {
             producer,
             spare,
-            due: Due::new(1.0 / targets.shortest_period_s()),
+            due: Due::new(1.0),
+            period_us: Arc::clone(&period),
             dropped: Arc::clone(&dropped),
         };
         Ok((
             Self {
+                targets,
+                retarget,
+                period_us: period,
                 quit,
                 thread: Some(thread),
                 counts,
@@ -309,6 +369,25 @@ impl TelemetrySender {
             },
             tap,
         ))
+    }
+
+    /// Where the packets go now.
+    pub fn targets(&self) -> TelemetryTargets {
+        self.targets
+    }
+
+    /// Sends to `targets` from now on (none: stops sending).
+    ///
+    /// # Errors
+    /// A bad rate or option; the previous destinations stay.
+    pub fn set_targets(&mut self, targets: TelemetryTargets) -> Result<(), String> {
+        targets.check()?;
+        self.retarget
+            .push(targets)
+            .map_err(|_| "the telemetry sender is busy; try again".to_owned())?;
+        self.period_us.store(period_us(&targets), Ordering::Relaxed);
+        self.targets = targets;
+        Ok(())
     }
 
     /// Packets sent and sends that failed so far.
