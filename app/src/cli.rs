@@ -80,23 +80,24 @@ pub struct TelemetryArgs {
     #[arg(long, value_name = "HOST:PORT")]
     pub outgauge: Option<String>,
 
-    /// OutGauge packets per second (1 to 1000).
-    #[arg(long, default_value_t = 60.0, value_name = "HZ")]
-    pub outgauge_rate_hz: f64,
+    /// OutGauge packets per second (1 to 1000); default: the settings' (60).
+    #[arg(long, value_name = "HZ")]
+    pub outgauge_rate_hz: Option<f64>,
 
     /// Send OutSim packets (motion: angular velocity, angles, acceleration, velocity,
     /// position) to HOST:PORT.
     #[arg(long, value_name = "HOST:PORT")]
     pub outsim: Option<String>,
 
-    /// OutSim packets per second (1 to 1000).
-    #[arg(long, default_value_t = 100.0, value_name = "HZ")]
-    pub outsim_rate_hz: f64,
+    /// OutSim packets per second (1 to 1000); default: the settings' (100).
+    #[arg(long, value_name = "HZ")]
+    pub outsim_rate_hz: Option<f64>,
 
     /// OutSim Opts in hexadecimal, as in LFS's cfg.txt: 0 for the classic 64-byte packet, ff
-    /// for everything (header, ID, time, main, inputs, drive, distance, wheels: 272 bytes).
-    #[arg(long, default_value = "0", value_name = "HEX")]
-    pub outsim_opts: String,
+    /// for everything (header, ID, time, main, inputs, drive, distance, wheels: 272 bytes);
+    /// default: the settings' (0).
+    #[arg(long, value_name = "HEX")]
+    pub outsim_opts: Option<String>,
 
     /// Add this ID to the packets (LFS's `OutGauge ID` / `OutSim ID`).
     #[arg(long, value_name = "N")]
@@ -116,18 +117,17 @@ impl TelemetryArgs {
                     .transpose()
                     .map_err(|e| anyhow::anyhow!("--{flag} {e}"))
             };
-        let opts =
-            u32::from_str_radix(self.outsim_opts.trim_start_matches("0x"), 16).map_err(|e| {
-                anyhow::anyhow!(
-                    "--outsim-opts {}: {e} (hexadecimal, e.g. ff)",
-                    self.outsim_opts
-                )
-            })?;
+        let defaults = gripline_sim::telemetry_out::TelemetryTargets::default();
+        let opts = match &self.outsim_opts {
+            Some(text) => u32::from_str_radix(text.trim_start_matches("0x"), 16)
+                .map_err(|e| anyhow::anyhow!("--outsim-opts {text}: {e} (hexadecimal, e.g. ff)"))?,
+            None => defaults.outsim_opts,
+        };
         let targets = gripline_sim::telemetry_out::TelemetryTargets {
             outgauge: resolve("outgauge", &self.outgauge)?,
-            outgauge_rate_hz: self.outgauge_rate_hz,
+            outgauge_rate_hz: self.outgauge_rate_hz.unwrap_or(defaults.outgauge_rate_hz),
             outsim: resolve("outsim", &self.outsim)?,
-            outsim_rate_hz: self.outsim_rate_hz,
+            outsim_rate_hz: self.outsim_rate_hz.unwrap_or(defaults.outsim_rate_hz),
             outsim_opts: opts,
             id: self.telemetry_id,
         };

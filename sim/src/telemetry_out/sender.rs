@@ -13,6 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use gripline_config::settings::TelemetrySettings;
+use gripline_config::settings::telemetry::RATE_RANGE_HZ;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
 use rtrb::{Consumer, Producer, RingBuffer};
 
@@ -39,15 +41,16 @@ pub struct TelemetryTargets {
 }
 
 impl Default for TelemetryTargets {
-    /// Nothing sent; 60 Hz OutGauge and 100 Hz OutSim once a destination is set.
+    /// Nothing sent, at the settings' default rates and options once a destination is set.
     fn default() -> Self {
+        let d = TelemetrySettings::default();
         Self {
             outgauge: None,
-            outgauge_rate_hz: 60.0,
+            outgauge_rate_hz: d.outgauge_rate_hz,
             outsim: None,
-            outsim_rate_hz: 100.0,
-            outsim_opts: 0,
-            id: None,
+            outsim_rate_hz: d.outsim_rate_hz,
+            outsim_opts: d.outsim_opts,
+            id: d.id,
         }
     }
 }
@@ -83,17 +86,20 @@ impl TelemetryTargets {
         period
     }
 
-    /// Checks the rates (1 to 1000 Hz) and options (8 bits).
+    /// Checks the rates (the settings' [`RATE_RANGE_HZ`]) and options (8 bits).
     ///
     /// # Errors
     /// A sentence naming the bad value.
     pub fn check(&self) -> Result<(), String> {
+        let (lo, hi) = RATE_RANGE_HZ;
         for (name, rate) in [
             ("OutGauge", self.outgauge_rate_hz),
             ("OutSim", self.outsim_rate_hz),
         ] {
-            if !(1.0..=1000.0).contains(&rate) {
-                return Err(format!("{name} rate {rate} Hz is not between 1 and 1000"));
+            if !(lo..=hi).contains(&rate) {
+                return Err(format!(
+                    "{name} rate {rate} Hz is not between {lo} and {hi}"
+                ));
             }
         }
         if self.outsim_opts > 0xff {
