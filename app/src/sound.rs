@@ -124,11 +124,6 @@ impl Sound {
         }
     }
 
-    /// Whether a device plays.
-    pub fn playing(&self) -> bool {
-        self.output.is_some()
-    }
-
     /// The device's name, if one plays.
     pub fn device(&self) -> Option<&str> {
         self.output.as_ref().map(AudioOutput::device)

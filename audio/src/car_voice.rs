@@ -57,11 +57,6 @@ impl CarVoice {
             redline_rpm: engine.redline_rpm.clamp(1000.0, 25_000.0) as f32,
         }
     }
-
-    /// Firing frequency of a four-stroke at `rpm` (Hz): `rpm / 60 * cylinders / 2`.
-    pub fn firing_frequency_hz(&self, rpm: f64) -> f64 {
-        rpm / 60.0 * self.cylinders as f64 / 2.0
-    }
 }
 
 impl Default for CarVoice {

@@ -138,11 +138,6 @@ impl FrameBuilder {
         ]
     }
 
-    /// Forgets the previous tick (after a reset or a teleport: no events from the jump).
-    pub fn restart(&mut self) {
-        self.previous = None;
-    }
-
     /// The frame of the state `s` after a tick of `step_s` seconds; `paused` when the
     /// simulation is paused.
     #[allow(clippy::cast_possible_truncation)]

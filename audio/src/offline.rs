@@ -31,11 +31,6 @@ impl OfflineSynth {
         self.synth.sample_rate_hz()
     }
 
-    /// Changes the car.
-    pub fn set_car(&mut self, car: &CarVoice) {
-        self.synth.set_car(car);
-    }
-
     /// Follows `frame` for `step_s` seconds, handing the samples rendered to `sink`.
     ///
     /// # Errors

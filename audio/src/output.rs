@@ -60,7 +60,8 @@ struct StreamStatus {
 
 /// An open output stream (see the module docs). Dropping it stops the sound.
 pub struct AudioOutput {
-    stream: cpal::Stream,
+    /// Held, never read: dropping it stops the sound.
+    _stream: cpal::Stream,
     device: String,
     config: StreamConfig,
     status: Arc<StreamStatus>,
@@ -192,7 +193,7 @@ impl AudioOutput {
         };
         stream.play().map_err(|e| fail(e.to_string()))?;
         Ok(Self {
-            stream,
+            _stream: stream,
             device: name,
             config,
             status,
@@ -238,16 +239,6 @@ impl AudioOutput {
             .and_then(|m| m.clone())
             .unwrap_or_else(|| "stream error".to_owned());
         Some(message)
-    }
-
-    /// Pauses or resumes the stream itself (the synthesiser fades on its own when the
-    /// simulation pauses; this stops the device, for a minimised window).
-    pub fn set_playing(&self, playing: bool) {
-        let _ = if playing {
-            self.stream.play()
-        } else {
-            self.stream.pause()
-        };
     }
 }
 
