@@ -245,6 +245,42 @@ pub enum Command {
     Devices(DevicesArgs),
     /// Render one frame without a window (any adapter, including the software one) to PNG.
     Render(RenderArgs),
+    /// Re-simulate a replay without a window (bit for bit with the build that recorded it):
+    /// telemetry and a summary, and whether it reproduced the recording.
+    Replay(ReplayArgs),
+}
+
+/// Arguments of `gripline replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The replay file (`.gripline-replay`), from `gripline headless --record` or the
+    /// window's recordings.
+    pub file: PathBuf,
+
+    /// Write telemetry (CSV, one row per recorded tick, as `gripline headless --out`) here.
+    #[arg(long, value_name = "telemetry.csv")]
+    pub out: Option<PathBuf>,
+
+    /// Record every N-th tick only.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub decimate: u64,
+
+    /// Play even when the build, the car or the track differ from the recording's, or the
+    /// recording is incomplete: it may diverge (the summary says where).
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl ReplayArgs {
+    /// What these arguments ask for.
+    pub fn options(&self) -> gripline_sim::headless::ReplayOptions {
+        gripline_sim::headless::ReplayOptions {
+            file: self.file.clone(),
+            out: self.out.clone(),
+            decimate: self.decimate,
+            force: self.force,
+        }
+    }
 }
 
 /// Arguments of `gripline devices`.
@@ -322,6 +358,10 @@ pub struct HeadlessArgs {
     #[arg(long, value_enum, default_value_t = AudioFormat::Pcm16)]
     pub audio_format: AudioFormat,
 
+    /// Record the run as a replay here (`gripline replay FILE` re-simulates it).
+    #[arg(long, value_name = "run.gripline-replay")]
+    pub record: Option<PathBuf>,
+
     /// Telemetry out (OutGauge, OutSim), sent as the run steps (faster than real time).
     #[command(flatten)]
     pub telemetry: TelemetryArgs,
@@ -361,6 +401,7 @@ impl HeadlessArgs {
             summary: self.summary.clone(),
             ffb_trace: self.ffb_trace.clone(),
             ffb_profile: self.ffb_profile.clone(),
+            record: self.record.clone(),
         }
     }
 }

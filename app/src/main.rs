@@ -63,6 +63,9 @@ fn main() -> ExitCode {
         Some(cli::Command::Headless(args)) => headless(&args),
         Some(cli::Command::Devices(args)) => devices::run(&args),
         Some(cli::Command::Render(args)) => render_frame::run(&args),
+        Some(cli::Command::Replay(args)) => {
+            gripline_sim::headless::replay(&args.options()).map(|_| ())
+        }
         None => window::run_from_args(&cli.window),
     };
     match result {

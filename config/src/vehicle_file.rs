@@ -23,6 +23,9 @@ pub struct LoadedVehicle {
     pub tires: [Tire; 2],
     /// Where the vehicle file was.
     pub source: PathBuf,
+    /// Every file the vehicle was read from: the vehicle file, then its front and rear tyre
+    /// files (what a replay's identity of the car hashes).
+    pub files: Vec<PathBuf>,
     /// Remarks from loading the tyres.
     pub warnings: Vec<String>,
 }
@@ -88,8 +91,11 @@ fn resolve_tyre_of(vehicle: &Path, name: &str) -> Result<PathBuf, ConfigError> {
 pub fn load_vehicle(path: &Path) -> Result<LoadedVehicle, ConfigError> {
     let params = parse_vehicle_ron(&ron_text::read(path)?, path)?;
     let mut warnings = Vec::new();
+    let mut files = vec![path.to_owned()];
     let mut load = |name: &str| -> Result<Tire, ConfigError> {
-        let tyre = load_tyre(&resolve_tyre_of(path, name)?)?;
+        let tyre_path = resolve_tyre_of(path, name)?;
+        let tyre = load_tyre(&tyre_path)?;
+        files.push(tyre_path);
         warnings.extend(tyre.warnings);
         Ok(tyre.tire.with_input_limits(true))
     };
@@ -98,6 +104,7 @@ pub fn load_vehicle(path: &Path) -> Result<LoadedVehicle, ConfigError> {
         params,
         tires,
         source: path.to_owned(),
+        files,
         warnings,
     };
     // Check the combination once here, so that a bad file fails at load, not at build.

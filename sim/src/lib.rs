@@ -13,6 +13,8 @@
 //!   interpolation;
 //! - [`headless`]: `gripline headless`: the road-test procedures (launch, braking, skidpad,
 //!   laps...) stepping the same session as fast as the CPU allows, with telemetry and metrics;
+//! - [`replay`]: recording every change a session goes through, and re-simulating it bit
+//!   for bit;
 //! - [`telemetry_out`]: LFS OutGauge and OutSim UDP packets for dashboards and motion rigs,
 //!   from a sender thread fed without waiting by the sim thread, or from headless runs.
 //!
@@ -21,6 +23,7 @@
 pub mod headless;
 pub mod lap_timer;
 pub mod realtime;
+pub mod replay;
 pub mod session;
 pub mod telemetry_out;
 pub mod world;

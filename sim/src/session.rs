@@ -31,9 +31,10 @@ use gripline_physics::driver::{
 };
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::track::CentreLine;
-use gripline_physics::vehicle::{GRAVITY, Pose, Snapshot, SteeringFeel, Vehicle};
+use gripline_physics::vehicle::{AidParams, GRAVITY, Pose, Snapshot, SteeringFeel, Vehicle};
 
 use crate::lap_timer::{LapTimer, LapTimes};
+use crate::replay::{FileIdentity, JournalEvent, SessionIdentity, SessionJournal};
 use crate::world::World;
 
 /// Below this height (m) the car has left the world.
@@ -69,6 +70,12 @@ pub struct Session {
     lap_timer: Option<LapTimer>,
     warnings: Vec<String>,
     feel: SteeringFeel,
+    identity: SessionIdentity,
+    /// Where every change goes (a replay recording), if anywhere.
+    journal: Option<Box<dyn SessionJournal>>,
+    /// Whether anything changed the session since it was built (a replay must start
+    /// before).
+    changed: bool,
 }
 
 impl std::fmt::Debug for Session {
@@ -92,10 +99,17 @@ impl Session {
         let path = assets::resolve_vehicle(vehicle)?;
         let loaded = load_vehicle(&path)?;
         let warnings = loaded.warnings.iter().map(ToString::to_string).collect();
-        let vehicle = loaded.build()?;
+        let vehicle_identity = FileIdentity::of_files(vehicle, &loaded.params.name, &loaded.files)?;
+        let built = loaded.build()?;
         let world = World::load(track)?;
-        let mut session = Self::new(vehicle, world)?;
+        let track_identity = world.identity(track)?;
+        let mut session = Self::new(built, world)?;
         session.warnings = warnings;
+        session.identity = SessionIdentity {
+            vehicle: vehicle_identity,
+            track: track_identity,
+            setup: None,
+        };
         Ok(session)
     }
 
@@ -132,8 +146,16 @@ impl Session {
             }
             None => (None, None),
         };
+        let identity = SessionIdentity {
+            vehicle: FileIdentity::unnamed(&vehicle.params().name),
+            track: FileIdentity::unnamed(world.name()),
+            setup: None,
+        };
         Ok(Self {
             feel: vehicle.steering_feel(),
+            identity,
+            journal: None,
+            changed: false,
             vehicle,
             world,
             start,
@@ -143,6 +165,111 @@ impl Session {
             lap_timer,
             warnings: Vec::new(),
         })
+    }
+
+    /// The car, track and set-up files this session was loaded from (unnamed for a session
+    /// built in code).
+    pub fn identity(&self) -> &SessionIdentity {
+        &self.identity
+    }
+
+    /// Names the files this session was built from (a headless run that loads them itself).
+    pub fn set_identity(&mut self, identity: SessionIdentity) {
+        self.identity = identity;
+    }
+
+    /// Records every change from now on to `journal` (a replay recording). Must come before
+    /// any change: a replay starts from the session as built.
+    ///
+    /// # Errors
+    /// The session has changed since it was built.
+    pub fn record_to(&mut self, journal: Box<dyn SessionJournal>) -> Result<()> {
+        if self.changed {
+            anyhow::bail!("a replay must start before the session first changes");
+        }
+        self.journal = Some(journal);
+        Ok(())
+    }
+
+    /// Stops recording (the journal is dropped, which ends its recording).
+    pub fn stop_recording(&mut self) {
+        self.journal = None;
+    }
+
+    /// Whether a recording follows this session.
+    pub fn is_recording(&self) -> bool {
+        self.journal.is_some()
+    }
+
+    fn journal(&mut self, event: &JournalEvent) {
+        self.changed = true;
+        if let Some(journal) = &mut self.journal {
+            journal.record(event, None);
+        }
+    }
+
+    /// Applies one recorded change (a replay's, [`crate::replay::ReplayPlayer`]); steps
+    /// through [`Session::step`].
+    ///
+    /// # Errors
+    /// A place with no ground; a physics step that is not finite and positive.
+    pub fn apply(&mut self, event: &JournalEvent) -> Result<()> {
+        match event {
+            JournalEvent::Step(controls) => {
+                self.step(controls);
+            }
+            JournalEvent::Reset => self.reset(),
+            JournalEvent::Place {
+                x_m,
+                y_m,
+                heading_rad,
+                mode,
+            } => self.place(DVec2::new(*x_m, *y_m), *heading_rad, *mode)?,
+            JournalEvent::GearboxMode(mode) => self.set_gearbox_mode(*mode),
+            JournalEvent::PowertrainMode(mode) => self.set_powertrain_mode(*mode),
+            JournalEvent::Gear(gear) => self.set_gear(*gear),
+            JournalEvent::ForwardSpeed(speed) => self.set_forward_speed(*speed),
+            JournalEvent::Aids(aids) => self.set_aids(aids.clone())?,
+            JournalEvent::StepSize(step_s) => {
+                if !(step_s.is_finite() && *step_s > 0.0) {
+                    anyhow::bail!("a physics step of {step_s} s");
+                }
+                self.step_s = *step_s;
+                self.journal(event);
+            }
+        }
+        Ok(())
+    }
+
+    /// New driver aids (recorded).
+    ///
+    /// # Errors
+    /// Aids the physics refuses (out of range), naming the fields.
+    pub fn set_aids(&mut self, aids: AidParams) -> Result<()> {
+        self.vehicle
+            .set_aids(aids.clone())
+            .map_err(|e| anyhow::anyhow!("aids: {e}"))?;
+        self.journal(&JournalEvent::Aids(aids));
+        Ok(())
+    }
+
+    /// Sets the car rolling at `speed` m/s straight ahead (a procedure's start; recorded).
+    pub fn set_forward_speed(&mut self, speed: f64) {
+        self.vehicle.set_forward_speed(speed);
+        self.journal(&JournalEvent::ForwardSpeed(speed));
+    }
+
+    /// Engages `gear` directly (a procedure's neutral; recorded).
+    pub fn set_gear(&mut self, gear: i8) {
+        self.vehicle.powertrain_mut().set_gear(gear);
+        self.journal(&JournalEvent::Gear(gear));
+    }
+
+    /// The gearbox mode until the next reset, the player's choice kept (a procedure holding
+    /// a gear; recorded).
+    pub fn set_powertrain_mode(&mut self, mode: GearboxMode) {
+        self.vehicle.powertrain_mut().set_mode(mode);
+        self.journal(&JournalEvent::PowertrainMode(mode));
     }
 
     /// What force feedback needs to know about the car (tyre peaks, driven wheels, its
@@ -156,8 +283,11 @@ impl Session {
         &self.vehicle
     }
 
-    /// The vehicle, for settings (aids, gearbox mode).
-    pub fn vehicle_mut(&mut self) -> &mut Vehicle {
+    /// The vehicle, to change it behind the session's back: a replay does not see what is
+    /// done through this (tests only; the product changes the car through the session's own
+    /// setters, which are recorded).
+    pub fn vehicle_mut_unrecorded(&mut self) -> &mut Vehicle {
+        self.changed = true;
         &mut self.vehicle
     }
 
@@ -190,6 +320,7 @@ impl Session {
     pub fn set_gearbox_mode(&mut self, mode: GearboxMode) {
         self.gearbox_mode = mode;
         self.vehicle.powertrain_mut().set_mode(mode);
+        self.journal(&JournalEvent::GearboxMode(mode));
     }
 
     /// The lap times (default when there is no lap timer).
@@ -203,6 +334,7 @@ impl Session {
     /// Puts the car back at its start pose, at rest; the autopilot and the lap in progress
     /// restart (the best lap stays). Allocation-free.
     pub fn reset(&mut self) {
+        self.journal(&JournalEvent::Reset);
         self.vehicle.reset_to(self.start);
         self.vehicle.powertrain_mut().set_mode(self.gearbox_mode);
         if let Some(driver) = &mut self.autopilot {
@@ -228,6 +360,7 @@ impl Session {
             anyhow::bail!("the physics rate must be 100 Hz to 20 kHz, not {rate_hz} Hz");
         }
         self.step_s = 1.0 / rate_hz;
+        self.journal(&JournalEvent::StepSize(self.step_s));
         Ok(())
     }
 
@@ -267,9 +400,17 @@ impl Session {
     /// When there is no ground at `xy`.
     pub fn place(&mut self, xy: DVec2, heading: f64, mode: GearboxMode) -> Result<()> {
         let (point, normal) = self.world.ground_at(xy)?;
+        self.journal(&JournalEvent::Place {
+            x_m: xy.x,
+            y_m: xy.y,
+            heading_rad: heading,
+            mode,
+        });
         self.start = self.vehicle.pose_at_rest(point, normal, heading);
         self.gearbox_mode = mode;
+        let journal = self.journal.take();
         self.reset();
+        self.journal = journal;
         Ok(())
     }
 
@@ -288,7 +429,12 @@ impl Session {
     /// left the world (fell below the floor, or a non-finite state): the caller resets it.
     /// The one step of both the window's sim thread and the headless procedures.
     pub fn step(&mut self, controls: &Controls) -> bool {
-        self.vehicle.step(controls, &self.world, self.step_s);
+        let controls = controls.sanitized();
+        self.vehicle.step(&controls, &self.world, self.step_s);
+        self.changed = true;
+        if let Some(journal) = &mut self.journal {
+            journal.record(&JournalEvent::Step(controls), Some(self.vehicle.snapshot()));
+        }
         let s = self.vehicle.snapshot();
         if !(s.position.is_finite() && s.orientation.is_finite()) || s.position.z < FLOOR_Z_M {
             return false;

@@ -8,6 +8,8 @@ use gripline_config::track_file::{LoadedTrack, load_track};
 use gripline_physics::ground::{FlatGround, Ground, GroundHit, RayHint};
 use gripline_physics::track::ReferenceGeometry;
 
+use crate::replay::FileIdentity;
+
 /// Name of the built-in endless flat asphalt plane.
 pub const FLAT: &str = "flat";
 
@@ -46,6 +48,20 @@ impl World {
         match self {
             World::Flat(_) => None,
             World::Track(t) => Some(t),
+        }
+    }
+
+    /// The identity of this world for replays, loaded as `spec`: the track file with a hash
+    /// of its bytes, or the built-in flat plane.
+    ///
+    /// # Errors
+    /// The track file can no longer be read.
+    pub fn identity(&self, spec: &str) -> Result<FileIdentity> {
+        match self {
+            World::Flat(_) => Ok(FileIdentity::builtin(FLAT, FLAT)),
+            World::Track(t) => {
+                FileIdentity::of_files(spec, &t.name, std::slice::from_ref(&t.source))
+            }
         }
     }
 

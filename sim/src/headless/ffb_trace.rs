@@ -193,7 +193,7 @@ mod tests {
         let mut sim = Run::new(session, None);
         sim.place(xy, heading, GearboxMode::Automatic)
             .expect("ground");
-        sim.vehicle_mut().set_forward_speed(speed_m_s);
+        sim.set_forward_speed(speed_m_s);
         let trace = FfbTrace::create(&path, &profile(), sim.vehicle()).expect("trace");
         sim.trace_ffb(trace);
         for _ in 0..ticks {

@@ -8,6 +8,7 @@ mod line_keeper;
 mod metrics;
 mod procedures;
 mod recorder;
+mod replay_run;
 mod run;
 
 use std::path::PathBuf;
@@ -19,9 +20,11 @@ use gripline_config::scenario_file::{ScenarioTest, load_scenario};
 use gripline_config::{assets, vehicle_file::load_vehicle};
 use serde_json::json;
 
+use crate::replay::{FileIdentity, Overflow, ReplayHandle, ReplayHeader, SessionIdentity};
 use crate::session::Session;
 use crate::world::World;
 use recorder::Recorder;
+pub use replay_run::{ReplayOptions, replay};
 use run::Run;
 pub use run::{ObserverGroup, TickObserver};
 
@@ -48,6 +51,8 @@ pub struct HeadlessOptions {
     pub ffb_trace: Option<PathBuf>,
     /// The wheel and force-feedback settings of the trace.
     pub ffb_profile: Option<PathBuf>,
+    /// Replay file to record the run to.
+    pub record: Option<PathBuf>,
 }
 
 /// Runs `gripline headless`: prints the summary (JSON) and returns it.
@@ -81,7 +86,17 @@ pub fn run_observed(
         None => None,
     };
     let world_name = world.name().to_owned();
+    let identity = SessionIdentity {
+        vehicle: FileIdentity::of_files(&args.vehicle, &loaded.params.name, &loaded.files)?,
+        track: world.identity(track_name)?,
+        setup: None,
+    };
     let mut session = Session::new(loaded.build()?, world)?;
+    session.set_identity(identity);
+    let replay = match &args.record {
+        Some(path) => Some(record_replay(&mut session, path)?),
+        None => None,
+    };
     if let Some(rate_hz) = args.rate_hz {
         session.set_rate_hz(rate_hz)?;
     }
@@ -121,6 +136,12 @@ pub fn run_observed(
     let ticks = sim.ticks;
     let rate_hz = 1.0 / sim.step_s();
     sim.finish()?;
+    if let Some(replay) = replay {
+        let path = replay.path().to_owned();
+        replay
+            .finish()
+            .with_context(|| format!("{}: recording the replay", path.display()))?;
+    }
 
     let summary = json!({
         "scenario": scenario.name,
@@ -140,4 +161,16 @@ pub fn run_observed(
     }
     println!("{text}");
     Ok(summary)
+}
+
+/// Starts recording `session` (as built, before any change) to the replay file `path`, at
+/// the pace of the run: a headless run waits for the writer rather than lose a step.
+///
+/// # Errors
+/// The file cannot be created; the session has already changed.
+pub fn record_replay(session: &mut Session, path: &std::path::Path) -> Result<ReplayHandle> {
+    let header = ReplayHeader::now(session.identity().clone(), session.step_s());
+    let (journal, handle) = crate::replay::start_recording(path, &header, Overflow::Wait)?;
+    session.record_to(Box::new(journal))?;
+    Ok(handle)
 }

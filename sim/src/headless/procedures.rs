@@ -133,11 +133,9 @@ pub fn launch(sim: &mut Run, test: &LaunchTest) -> Result<Metrics> {
 fn stop(sim: &mut Run, speed: f64, abs: bool) -> Result<f64> {
     let mut aids = sim.vehicle().params().aids.clone();
     aids.abs_enabled = abs;
-    sim.vehicle_mut()
-        .set_aids(aids)
-        .map_err(|e| anyhow::anyhow!("aids: {e}"))?;
+    sim.set_aids(aids)?;
     let mut run = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?;
-    sim.vehicle_mut().set_forward_speed(speed);
+    sim.set_forward_speed(speed);
     let mut samples = vec![StraightSample {
         t: 0.0,
         distance: 0.0,
@@ -187,9 +185,7 @@ pub fn top_speed(sim: &mut Run, test: &TopSpeedTest) -> Result<Metrics> {
             // Top speed is measured in top gear, held there as a driver would hold it: the
             // automatic would drop back to the gear below for its power and hunt between them.
             if gear == top_gear {
-                sim.vehicle_mut()
-                    .powertrain_mut()
-                    .set_mode(GearboxMode::Sequential);
+                sim.set_powertrain_mode(GearboxMode::Sequential);
             }
         }
         if sim.ticks.is_multiple_of(1000) && last.t > 20.0 && last.t - gear_since > 10.0 {
@@ -235,7 +231,7 @@ pub fn skidpad(sim: &mut Run, test: &SkidpadTest) -> Result<Metrics> {
     sim.place(start, 0.0, GearboxMode::Automatic)?;
     settle(sim, 0.5)?;
     let speed0 = test.start_speed_kmh * KMH;
-    sim.vehicle_mut().set_forward_speed(speed0);
+    sim.set_forward_speed(speed0);
     let path = Path::circle(centre, radius, 720, -std::f64::consts::FRAC_PI_2, true)?;
     let mut keeper = LineKeeper::new(path);
     let mut speed_control = SpeedController::new(SpeedControlGains::default());
@@ -334,7 +330,7 @@ pub fn lane_change(sim: &mut Run, test: &LaneChangeTest) -> Result<Metrics> {
     sim.place(start, heading, GearboxMode::Automatic)?;
     settle(sim, 0.5)?;
     let speed = test.speed_kmh * KMH;
-    sim.vehicle_mut().set_forward_speed(speed);
+    sim.set_forward_speed(speed);
     let mut speed_control = SpeedController::new(SpeedControlGains::default());
     let origin = course.world_xy(0.0, 0.0);
     let mut violated = vec![false; lanes.len()];
@@ -402,7 +398,7 @@ pub fn lane_change(sim: &mut Run, test: &LaneChangeTest) -> Result<Metrics> {
 pub fn step_steer(sim: &mut Run, test: &StepSteerTest) -> Result<Metrics> {
     let mut keeper = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?.keeper;
     let speed = test.speed_kmh * KMH;
-    sim.vehicle_mut().set_forward_speed(speed);
+    sim.set_forward_speed(speed);
     let mut speed_control = SpeedController::new(SpeedControlGains::default());
     let mut throttle = 0.0;
     for _ in 0..sim.ticks_in(3.0) {
@@ -458,9 +454,8 @@ pub fn step_steer(sim: &mut Run, test: &StepSteerTest) -> Result<Metrics> {
 /// Coast-down in neutral, and the fitted road-load polynomial.
 pub fn coastdown(sim: &mut Run, test: &CoastdownTest) -> Result<Metrics> {
     let mut run = StraightRun::start(sim, GearboxMode::Sequential, 0.5)?;
-    sim.vehicle_mut().powertrain_mut().set_gear(0);
-    sim.vehicle_mut()
-        .set_forward_speed(test.start_speed_kmh * KMH);
+    sim.set_gear(0);
+    sim.set_forward_speed(test.start_speed_kmh * KMH);
     let mut samples = Vec::new();
     let end = test.end_speed_kmh * KMH;
     loop {
@@ -547,8 +542,7 @@ pub fn laps(sim: &mut Run, test: &LapsTest, duration_s: f64) -> Result<Metrics> 
 /// Scripted per-tick inputs: each keyframe's controls hold until the next one.
 pub fn script(sim: &mut Run, test: &ScriptTest) -> Result<Metrics> {
     let StraightRun { origin, t0, .. } = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?;
-    sim.vehicle_mut()
-        .set_forward_speed(test.start_speed_kmh * KMH);
+    sim.set_forward_speed(test.start_speed_kmh * KMH);
     let (mut max_lat, mut max_yaw, mut distance) = (0.0f64, 0.0f64, 0.0);
     let mut last = origin;
     let mut next = 0;

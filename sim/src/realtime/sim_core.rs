@@ -367,7 +367,7 @@ impl SimCore {
             Command::SetAids(aids) => {
                 // Invalid aids are ignored (the UI validates them); the error is dropped
                 // without allocating only when there is none, so validate first.
-                let _ = self.session.vehicle_mut().set_aids(aids);
+                let _ = self.session.set_aids(aids);
             }
             Command::Swap(session) => {
                 let old = std::mem::replace(&mut self.session, session);
