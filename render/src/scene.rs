@@ -27,11 +27,13 @@ use crate::{
 
 const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Model slots: track, body, four wheels, steering wheel.
-const MODEL_SLOTS: usize = 7;
+const MODEL_SLOTS: usize = 12;
 const SLOT_TRACK: usize = 0;
 const SLOT_BODY: usize = 1;
 const SLOT_WHEEL0: usize = 2;
 const SLOT_STEERING: usize = 6;
+const SLOT_GHOST_BODY: usize = 7;
+const SLOT_GHOST_WHEEL0: usize = 8;
 /// Half side of the square the shadow map covers around the car (m).
 const SHADOW_HALF_EXTENT_M: f32 = 28.0;
 /// Fog density (1/m): about a quarter of the colour is haze at one kilometre.
@@ -46,6 +48,8 @@ pub struct FrameInput {
     pub view: CameraView,
     /// Whether to draw the cockpit (dashboard, pillars, steering wheel).
     pub show_cockpit: bool,
+    /// A ghost of the same car (the best lap), drawn see-through, if any.
+    pub ghost: Option<VehiclePose>,
     /// Size of the target (pixels); the renderer resizes its textures to it.
     pub width: u32,
     /// Height of the target (pixels).
@@ -66,9 +70,17 @@ impl FrameInput {
             pose: *pose,
             view: camera.view(pose, visual),
             show_cockpit: camera.mode == CameraMode::Cockpit,
+            ghost: None,
             width,
             height,
         }
+    }
+
+    /// The same frame with a ghost car at `pose`.
+    #[must_use]
+    pub fn with_ghost(mut self, pose: Option<VehiclePose>) -> Self {
+        self.ghost = pose;
+        self
     }
 }
 
@@ -144,6 +156,8 @@ pub struct SceneRenderer {
     sky_pipeline: wgpu::RenderPipeline,
     ground_pipeline: wgpu::RenderPipeline,
     solid_pipeline: wgpu::RenderPipeline,
+    /// See-through, depth-tested without writing depth: the ghost car.
+    ghost_pipeline: wgpu::RenderPipeline,
     shadow_pipeline: wgpu::RenderPipeline,
     shadow_view: wgpu::TextureView,
     shadow_size: u32,
@@ -363,8 +377,15 @@ impl SceneRenderer {
             write_mask: wgpu::ColorWrites::ALL,
         })];
         let fragment_constants = [("FINE_DETAIL", f64::from(u8::from(settings.fine_detail)))];
-        let lit_pipeline =
-            |label: &str, cull_mode: Option<wgpu::Face>, bias: wgpu::DepthBiasState| {
+        let ghost_targets = [Some(wgpu::ColorTargetState {
+            format: target_format,
+            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
+            write_mask: wgpu::ColorWrites::COLOR,
+        })];
+        let lit = |label: &str,
+                   cull_mode: Option<wgpu::Face>,
+                   bias: wgpu::DepthBiasState,
+                   ghost: bool| {
                 device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
                     label: Some(label),
                     layout: Some(&main_pipeline_layout),
@@ -380,7 +401,7 @@ impl SceneRenderer {
                     },
                     depth_stencil: Some(wgpu::DepthStencilState {
                         format: DEPTH_FORMAT,
-                        depth_write_enabled: Some(true),
+                        depth_write_enabled: Some(!ghost),
                         depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
                         stencil: wgpu::StencilState::default(),
                         bias,
@@ -388,17 +409,26 @@ impl SceneRenderer {
                     multisample,
                     fragment: Some(wgpu::FragmentState {
                         module: &scene_module,
-                        entry_point: Some("fs_main"),
+                        entry_point: Some(if ghost { "fs_ghost" } else { "fs_main" }),
                         compilation_options: wgpu::PipelineCompilationOptions {
                             constants: &fragment_constants,
                             ..Default::default()
                         },
-                        targets: &colour_targets,
+                        targets: if ghost { &ghost_targets } else { &colour_targets },
                     }),
                     multiview_mask: None,
                     cache: None,
                 })
             };
+        let lit_pipeline = |label: &str, cull_mode: Option<wgpu::Face>, bias: wgpu::DepthBiasState| {
+            lit(label, cull_mode, bias, false)
+        };
+        let ghost_pipeline = lit(
+            "ghost pipeline",
+            Some(wgpu::Face::Back),
+            wgpu::DepthBiasState::default(),
+            true,
+        );
         let ground_pipeline =
             lit_pipeline("ground pipeline", None, wgpu::DepthBiasState::default());
         let solid_pipeline = lit_pipeline(
@@ -495,6 +525,7 @@ impl SceneRenderer {
             sky_pipeline,
             ground_pipeline,
             solid_pipeline,
+            ghost_pipeline,
             shadow_pipeline,
             shadow_view,
             shadow_size,
@@ -652,6 +683,15 @@ impl SceneRenderer {
                 DQuat::from_rotation_y(tilt) * DQuat::from_rotation_x(-pose.steering_wheel_rad),
             );
         models[SLOT_STEERING] = (to_eye * pose.world_from_body() * body_from_column).as_mat4();
+        if let Some(ghost) = &frame.ghost {
+            models[SLOT_GHOST_BODY] = (to_eye * ghost.world_from_body()).as_mat4();
+            for (i, slot) in models[SLOT_GHOST_WHEEL0..SLOT_GHOST_WHEEL0 + 4]
+                .iter_mut()
+                .enumerate()
+            {
+                *slot = (to_eye * ghost.world_from_wheel(i)).as_mat4();
+            }
+        }
         let stride = usize::try_from(self.model_stride).unwrap_or(256);
         let mut bytes = vec![0u8; stride * MODEL_SLOTS];
         for (i, m) in models.iter().enumerate() {
@@ -739,11 +779,25 @@ impl SceneRenderer {
                 steering.draw(&mut pass);
             }
         }
-        // The sky last, at depth 0 (infinity in reverse-Z): only the pixels nothing covered
+        // The sky next, at depth 0 (infinity in reverse-Z): only the pixels nothing covered
         // are shaded (the depth test rejects the rest before the fragment shader).
         pass.set_pipeline(&self.sky_pipeline);
         pass.set_bind_group(1, &self.models, &[0]);
         pass.draw(0..3, 0..1);
+        // The ghost last, blended over everything it is in front of.
+        if frame.ghost.is_some() {
+            pass.set_pipeline(&self.ghost_pipeline);
+            if let Some(body) = &self.body {
+                pass.set_bind_group(1, &self.models, &[offset(SLOT_GHOST_BODY)]);
+                body.draw(&mut pass);
+            }
+            for i in 0..4 {
+                if let Some(wheel) = &self.wheels[i / 2] {
+                    pass.set_bind_group(1, &self.models, &[offset(SLOT_GHOST_WHEEL0 + i)]);
+                    wheel.draw(&mut pass);
+                }
+            }
+        }
         drop(pass);
         if let Some(upscaler) = &self.upscaler {
             upscaler.draw(encoder, final_target, timestamps.map(|q| (q, 1)));

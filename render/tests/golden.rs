@@ -226,6 +226,7 @@ fn chase_view_on_the_circuit() {
             pose: away,
             view,
             show_cockpit: false,
+            ghost: None,
             width: W,
             height: H,
         })
@@ -426,4 +427,50 @@ fn msaa_requests_fall_back_and_bad_sizes_are_refused() {
     )
     .unwrap_err();
     assert!(err.to_string().contains("0x32"), "{err}");
+}
+
+/// The ghost car (the best lap) shows ahead of the car, tinted pale blue and see-through: it
+/// differs from both the empty road and the same car drawn solid at its place.
+#[test]
+fn the_ghost_car_is_drawn_see_through() {
+    let Some(gpu) = gpu() else { return };
+    let visual = VehicleVisual::from_params(&corvette());
+    let mut r = renderer(gpu, "circuit", &visual);
+    let length = track("circuit").mesh.length_m;
+    let pose = circuit_pose(&visual, length - 20.0);
+    let ahead = circuit_pose(&visual, length - 10.0);
+    let view = Camera::new(CameraMode::Chase).view(&pose, &visual);
+    let frame = |pose: VehiclePose, ghost: Option<VehiclePose>| FrameInput {
+        pose,
+        view,
+        show_cockpit: false,
+        ghost,
+        width: W,
+        height: H,
+    };
+    let plain = r.render_frame(&frame(pose, None)).expect("render");
+    let with_ghost = r.render_frame(&frame(pose, Some(ahead))).expect("render");
+    let solid_ahead = r.render_frame(&frame(ahead, None)).expect("render");
+    // Where the car ahead shows when solid.
+    let (x0, x1, y0, y1) = (W * 2 / 5, W * 3 / 5, H / 3, H / 2);
+    let changed = changed_pixels(&plain, &with_ghost, x0, x1, y0, y1);
+    assert!(changed > 100, "the ghost does not show ({changed} pixels changed)");
+    let ghost_vs_solid = region_difference(&with_ghost, &solid_ahead, x0, x1, y0, y1);
+    assert!(
+        ghost_vs_solid > 5.0,
+        "the ghost looks like the solid car ({ghost_vs_solid:.1})"
+    );
+    // Pale blue: where it changed the picture, it made it bluer.
+    let (mut blue_gain, mut n) = (0.0, 0.0);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let i = ((y * W + x) * 4) as usize;
+            let (a, b) = (&plain.data[i..i + 4], &with_ghost.data[i..i + 4]);
+            if a != b {
+                blue_gain += (f64::from(b[2]) - f64::from(b[0])) - (f64::from(a[2]) - f64::from(a[0]));
+                n += 1.0;
+            }
+        }
+    }
+    assert!(blue_gain / n > 5.0, "the ghost is not tinted blue ({:.1})", blue_gain / n);
 }

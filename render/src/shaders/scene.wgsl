@@ -182,6 +182,18 @@ fn shadow_factor(world: vec3<f32>, n: vec3<f32>) -> f32 {
 
 @fragment
 fn fs_main(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    return shade(in, front);
+}
+
+/// The ghost car: the same shading, washed towards a pale blue and see-through (blended
+/// over the scene, drawn without writing depth).
+@fragment
+fn fs_ghost(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<f32> {
+    let c = shade(in, front);
+    return vec4<f32>(mix(c.rgb, vec3<f32>(0.55, 0.8, 1.0), 0.55), 0.38);
+}
+
+fn shade(in: VsOut, front: bool) -> vec4<f32> {
     var n = normalize(in.normal);
     if !front {
         n = -n;
