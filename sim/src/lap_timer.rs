@@ -23,6 +23,8 @@ pub struct LapTimes {
     pub laps_completed: u32,
     /// Where the car is along the centre line (m from the line).
     pub station_m: f64,
+    /// Length of a lap along the centre line (m); 0 without a lap timer.
+    pub length_m: f64,
 }
 
 /// Segments searched either side of the last answer each tick.
@@ -44,11 +46,14 @@ impl LapTimer {
     /// A timer on `path`, whose station 0 is the line. `None` for an open path.
     pub fn new(path: Path) -> Option<Self> {
         path.is_closed().then(|| Self {
+            times: LapTimes {
+                length_m: path.length(),
+                ..LapTimes::default()
+            },
             path,
             hint: None,
             previous_station: None,
             lap_start_s: None,
-            times: LapTimes::default(),
         })
     }
 
@@ -69,7 +74,10 @@ impl LapTimer {
     /// Forgets everything, best lap included (another car or track).
     pub fn clear(&mut self) {
         self.restart();
-        self.times = LapTimes::default();
+        self.times = LapTimes {
+            length_m: self.path.length(),
+            ..LapTimes::default()
+        };
     }
 
     /// Feeds the car's reference point `point` at simulated time `time_s`. Allocation-free.

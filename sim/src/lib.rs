@@ -8,6 +8,7 @@
 //!   and [`session::Session::step`], the one physics tick of both the window and headless
 //!   runs, at [`gripline_physics::STEP_S`] or a chosen rate;
 //! - [`lap_timer`]: start/finish crossings, current, last and best lap;
+//! - [`laps`]: each lap sampled for analysis, the best laps kept, the delta and the ghost;
 //! - [`realtime`]: the real-time core (DESIGN.md section 2): the 1 kHz sim thread, its
 //!   command queue, the snapshot ring, input devices and force feedback, and the render-side
 //!   interpolation;
@@ -22,6 +23,7 @@
 
 pub mod headless;
 pub mod lap_timer;
+pub mod laps;
 pub mod realtime;
 pub mod replay;
 pub mod session;
