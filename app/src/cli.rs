@@ -66,6 +66,14 @@ pub struct WindowArgs {
     #[arg(long, value_enum, value_name = "TAB")]
     pub settings: Option<SettingsTabArg>,
 
+    /// Open this replay in the replay viewer at start (the live session waits, paused).
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+
+    /// Open the lap analysis at start (L toggles it).
+    #[arg(long)]
+    pub lap_analysis: bool,
+
     /// Telemetry out (OutGauge, OutSim).
     #[command(flatten)]
     pub telemetry: TelemetryArgs,
@@ -102,6 +110,15 @@ pub struct TelemetryArgs {
     /// Add this ID to the packets (LFS's `OutGauge ID` / `OutSim ID`).
     #[arg(long, value_name = "N")]
     pub telemetry_id: Option<i32>,
+
+    /// Send Gripline's own telemetry stream (every physics figure, per wheel included;
+    /// docs/telemetry-stream.md) to HOST:PORT.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub stream: Option<String>,
+
+    /// Gripline stream packets per second (1 to 1000); default: the settings' (100).
+    #[arg(long, value_name = "HZ")]
+    pub stream_rate_hz: Option<f64>,
 }
 
 impl TelemetryArgs {
@@ -130,6 +147,8 @@ impl TelemetryArgs {
             outsim_rate_hz: self.outsim_rate_hz.unwrap_or(defaults.outsim_rate_hz),
             outsim_opts: opts,
             id: self.telemetry_id,
+            stream: resolve("stream", &self.stream)?,
+            stream_rate_hz: self.stream_rate_hz.unwrap_or(defaults.stream_rate_hz),
         };
         targets
             .check()

@@ -22,6 +22,8 @@ pub fn targets_of(settings: &TelemetrySettings) -> Result<TelemetryTargets, Stri
         outsim_rate_hz: settings.outsim_rate_hz,
         outsim_opts: settings.outsim_opts,
         id: settings.id,
+        stream: resolve("Gripline stream", &settings.stream)?,
+        stream_rate_hz: settings.stream_rate_hz,
     };
     targets.check()?;
     Ok(targets)
@@ -37,6 +39,12 @@ pub fn describe(t: &TelemetryTargets) -> String {
         parts.push(format!(
             "OutSim to {to} at {} Hz (options {:#x})",
             t.outsim_rate_hz, t.outsim_opts
+        ));
+    }
+    if let Some(to) = t.stream {
+        parts.push(format!(
+            "Gripline stream to {to} at {} Hz",
+            t.stream_rate_hz
         ));
     }
     if parts.is_empty() {

@@ -386,43 +386,48 @@ impl SceneRenderer {
                    cull_mode: Option<wgpu::Face>,
                    bias: wgpu::DepthBiasState,
                    ghost: bool| {
-                device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                    label: Some(label),
-                    layout: Some(&main_pipeline_layout),
-                    vertex: wgpu::VertexState {
-                        module: &scene_module,
-                        entry_point: Some("vs_main"),
-                        compilation_options: wgpu::PipelineCompilationOptions::default(),
-                        buffers: &[Some(Vertex::layout())],
-                    },
-                    primitive: wgpu::PrimitiveState {
-                        cull_mode,
+            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some(label),
+                layout: Some(&main_pipeline_layout),
+                vertex: wgpu::VertexState {
+                    module: &scene_module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    buffers: &[Some(Vertex::layout())],
+                },
+                primitive: wgpu::PrimitiveState {
+                    cull_mode,
+                    ..Default::default()
+                },
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: DEPTH_FORMAT,
+                    depth_write_enabled: Some(!ghost),
+                    depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
+                    stencil: wgpu::StencilState::default(),
+                    bias,
+                }),
+                multisample,
+                fragment: Some(wgpu::FragmentState {
+                    module: &scene_module,
+                    entry_point: Some(if ghost { "fs_ghost" } else { "fs_main" }),
+                    compilation_options: wgpu::PipelineCompilationOptions {
+                        constants: &fragment_constants,
                         ..Default::default()
                     },
-                    depth_stencil: Some(wgpu::DepthStencilState {
-                        format: DEPTH_FORMAT,
-                        depth_write_enabled: Some(!ghost),
-                        depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
-                        stencil: wgpu::StencilState::default(),
-                        bias,
-                    }),
-                    multisample,
-                    fragment: Some(wgpu::FragmentState {
-                        module: &scene_module,
-                        entry_point: Some(if ghost { "fs_ghost" } else { "fs_main" }),
-                        compilation_options: wgpu::PipelineCompilationOptions {
-                            constants: &fragment_constants,
-                            ..Default::default()
-                        },
-                        targets: if ghost { &ghost_targets } else { &colour_targets },
-                    }),
-                    multiview_mask: None,
-                    cache: None,
-                })
-            };
-        let lit_pipeline = |label: &str, cull_mode: Option<wgpu::Face>, bias: wgpu::DepthBiasState| {
-            lit(label, cull_mode, bias, false)
+                    targets: if ghost {
+                        &ghost_targets
+                    } else {
+                        &colour_targets
+                    },
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
         };
+        let lit_pipeline =
+            |label: &str, cull_mode: Option<wgpu::Face>, bias: wgpu::DepthBiasState| {
+                lit(label, cull_mode, bias, false)
+            };
         let ghost_pipeline = lit(
             "ghost pipeline",
             Some(wgpu::Face::Back),

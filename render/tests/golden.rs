@@ -454,7 +454,10 @@ fn the_ghost_car_is_drawn_see_through() {
     // Where the car ahead shows when solid.
     let (x0, x1, y0, y1) = (W * 2 / 5, W * 3 / 5, H / 3, H / 2);
     let changed = changed_pixels(&plain, &with_ghost, x0, x1, y0, y1);
-    assert!(changed > 100, "the ghost does not show ({changed} pixels changed)");
+    assert!(
+        changed > 100,
+        "the ghost does not show ({changed} pixels changed)"
+    );
     let ghost_vs_solid = region_difference(&with_ghost, &solid_ahead, x0, x1, y0, y1);
     assert!(
         ghost_vs_solid > 5.0,
@@ -467,10 +470,15 @@ fn the_ghost_car_is_drawn_see_through() {
             let i = ((y * W + x) * 4) as usize;
             let (a, b) = (&plain.data[i..i + 4], &with_ghost.data[i..i + 4]);
             if a != b {
-                blue_gain += (f64::from(b[2]) - f64::from(b[0])) - (f64::from(a[2]) - f64::from(a[0]));
+                blue_gain +=
+                    (f64::from(b[2]) - f64::from(b[0])) - (f64::from(a[2]) - f64::from(a[0]));
                 n += 1.0;
             }
         }
     }
-    assert!(blue_gain / n > 5.0, "the ghost is not tinted blue ({:.1})", blue_gain / n);
+    assert!(
+        blue_gain / n > 5.0,
+        "the ghost is not tinted blue ({:.1})",
+        blue_gain / n
+    );
 }

@@ -347,3 +347,86 @@ fn the_window_sender_starts_and_stops_when_its_destinations_change() {
             .is_err()
     );
 }
+
+/// Gripline's own stream, decoded by the table in `docs/telemetry-stream.md`: the header,
+/// consecutive sequence numbers, and the car and each wheel as the same tick's telemetry.
+#[test]
+fn the_gripline_stream_carries_every_wheel_of_the_tick_it_was_sent_at() {
+    let (at, rx) = listener();
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("t.csv");
+    let options = HeadlessOptions {
+        vehicle: "corvette-c5".into(),
+        scenario: "launch".into(),
+        out: Some(csv.clone()),
+        decimate: 1,
+        ..HeadlessOptions::default()
+    };
+    let targets = TelemetryTargets {
+        stream: Some(at),
+        stream_rate_hz: 200.0,
+        ..TelemetryTargets::default()
+    };
+    let summary = run_observed(
+        &options,
+        Some(Box::new(TelemetryObserver::new(targets).unwrap())),
+    )
+    .unwrap();
+    let simulated_s = summary["simulated_total_s"].as_f64().unwrap();
+    let telemetry = Csv::read(&csv);
+    let packets = rx.recv().unwrap();
+    assert!(
+        (packets.len() as f64 - simulated_s * 200.0).abs() <= 2.0,
+        "{} packets for {simulated_s} s",
+        packets.len()
+    );
+    let f64_at = |p: &[u8], at: usize| f64::from_le_bytes(p[at..at + 8].try_into().unwrap());
+    let mut moved = false;
+    for (n, p) in packets.iter().enumerate() {
+        assert_eq!(p.len(), 436);
+        assert_eq!(&p[0..4], b"GRPL");
+        assert_eq!(u16::from_le_bytes([p[4], p[5]]), 1, "version");
+        assert_eq!(u16::from_le_bytes([p[6], p[7]]), 436, "size");
+        assert_eq!(u32_at(p, 8) as usize, n, "sequence");
+        let t = f64_at(p, 16);
+        let ms = (t * 1000.0).round() as u32;
+        assert!(
+            close(f64_at(p, 24), telemetry.get(ms, "x_m"), 1e-3),
+            "x at {ms}"
+        );
+        assert!(
+            close(f32_at(p, 124), telemetry.get(ms, "speed_m_s"), 1e-3),
+            "speed at {ms}"
+        );
+        assert!(
+            close(f32_at(p, 156), telemetry.get(ms, "engine_rpm"), 1e-3),
+            "rpm at {ms}"
+        );
+        assert_eq!(
+            f64::from(p[176] as i8),
+            telemetry.get(ms, "gear"),
+            "gear at {ms}"
+        );
+        for (k, wheel) in ["fl", "fr", "rl", "rr"].iter().enumerate() {
+            let w = 180 + k * 64;
+            for (offset, column, tolerance) in [
+                (0, "load_n", 0.1),
+                (4, "slip_ratio", 1e-4),
+                (20, "fy_n", 0.1),
+                (28, "spin_rad_s", 1e-3),
+                (32, "travel_m", 1e-4),
+            ] {
+                let expected = telemetry.get(ms, &format!("{wheel}_{column}"));
+                assert!(
+                    close(f32_at(p, w + offset), expected, tolerance),
+                    "{wheel} {column} at {ms} ms: {} vs {expected}",
+                    f32_at(p, w + offset)
+                );
+            }
+            assert_eq!(p[w + 60], 0, "asphalt");
+            assert_eq!(p[w + 61], 1, "in contact");
+        }
+        moved |= f32_at(p, 124) > 10.0;
+    }
+    assert!(moved, "the launch reaches speed");
+}

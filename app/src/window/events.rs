@@ -13,6 +13,34 @@ impl App {
             return;
         };
         let pressed = event.state == ElementState::Pressed;
+        // The replay viewer takes the keys; the live car gets none of them.
+        if self.viewer.is_some() {
+            if pressed && !event.repeat {
+                self.viewer_key(code);
+            }
+            return;
+        }
+        if pressed && !event.repeat && !self.flow.is_open() {
+            match code {
+                KeyCode::KeyL => self.laps.analysis_open = !self.laps.analysis_open,
+                KeyCode::KeyG => {
+                    self.laps.ghost_on = !self.laps.ghost_on;
+                    let text = if self.laps.ghost_on {
+                        "Ghost of the best lap: on"
+                    } else {
+                        "Ghost of the best lap: off"
+                    };
+                    self.notify(text.to_owned());
+                }
+                KeyCode::Escape if self.laps.analysis_open || self.replay_picker.is_some() => {
+                    // Closes the screen on top; the car does not see this Esc.
+                    self.laps.analysis_open = false;
+                    self.replay_picker = None;
+                    return;
+                }
+                _ => {}
+            }
+        }
         if pressed && !event.repeat {
             match code {
                 KeyCode::F4 => {

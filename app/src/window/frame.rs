@@ -18,16 +18,38 @@ impl App {
             .map_or(0.0, |t| frame_start.duration_since(t).as_secs_f64());
         r.last_frame = Some(frame_start);
 
-        r.interpolator.drain(sim.snapshots());
+        let laps = &mut self.laps;
+        let mut lap_notice = None;
+        r.interpolator.drain_each(sim.snapshots(), |s| {
+            if let Some(text) = laps.feed(s) {
+                lap_notice = Some(text);
+            }
+        });
+        if let Some(text) = lap_notice {
+            r.notice = Some((text, Instant::now()));
+        }
         let now = r.started.elapsed();
         if let Some(sample) = r.interpolator.sample(now) {
             r.latest = Some(sample.stamped);
         }
-        let Some(stamped) = r.latest else {
+        let Some(mut stamped) = r.latest else {
             // Nothing simulated yet: wait for the first snapshot.
             r.window.request_redraw();
             return;
         };
+        // In the replay viewer, the replay's car at the playhead instead of the live one.
+        let mut replay_pose = None;
+        if let Some(viewer) = self.viewer.as_mut() {
+            viewer.advance(dt_s);
+            if let Some((pose, frame)) = viewer.frame() {
+                replay_pose = Some(pose);
+                stamped.snapshot = frame.snapshot;
+                stamped.wheel_rotation_rad = frame.wheel_rotation_rad;
+                stamped.hud.laps = frame.laps;
+                stamped.hud.paused = false;
+                stamped.hud.autopilot = false;
+            }
+        }
         let position = stamped.snapshot.position;
         if let Some(last) = r.last_position {
             let step = position.distance(last);
@@ -41,8 +63,17 @@ impl App {
         let spin = SpinAngles {
             angles_rad: stamped.wheel_rotation_rad,
         };
-        let pose = VehiclePose::from_snapshot(&stamped.snapshot, &spin);
+        let pose =
+            replay_pose.unwrap_or_else(|| VehiclePose::from_snapshot(&stamped.snapshot, &spin));
         r.camera.update(&pose, dt_s);
+        let live = self.viewer.is_none();
+        let ghost = if live {
+            self.laps
+                .ghost(&stamped.hud.laps)
+                .map(|sample| laps::ghost_pose(&sample))
+        } else {
+            None
+        };
 
         let paused = stamped.hud.paused;
         if self.flow.is_open() {
@@ -82,6 +113,12 @@ impl App {
                 last_s: stamped.hud.laps.last_lap_s,
                 best_s: stamped.hud.laps.best_lap_s,
                 count: stamped.hud.laps.laps_completed,
+                delta_s: if live {
+                    self.laps.delta_s(&stamped.hud.laps)
+                } else {
+                    None
+                },
+                reference: "best",
             },
             timing: hud::TimingFigures {
                 tick_rate_hz: r.tick_rate.update(stats.ticks, frame_start),
@@ -114,17 +151,36 @@ impl App {
         event_loop.set_control_flow(ControlFlow::Wait);
         let mut choice = None;
         let mut applied = None;
+        let mut analysis = None;
+        let mut viewer_action = None;
+        let mut picked = None;
+        let mut differs_answer = None;
         let window = r.window.clone();
         let flow = &mut self.flow;
         let aids_of_car = &self.aids_of_car;
+        let laps = &self.laps;
+        let viewer = self.viewer.as_ref();
+        let picker = self.replay_picker.as_deref();
+        let differs = self.replay_differs.as_ref();
+        let saved_dir = self.recordings.saved_dir();
+        let camera_name = r.camera.mode.name();
         let prepared = r.egui.run(&window, |ctx| {
+            if let Some(viewer) = viewer {
+                viewer_action = replay_controls::draw(ctx, viewer, camera_name);
+            }
             hud::draw(ctx, &hud_inputs);
             if let Some(text) = &notice {
                 hud::banner(ctx, text);
             }
-            if flow.is_open() {
+            if let Some((path, list)) = differs {
+                differs_answer = replay_controls::differs_dialog(ctx, path, list);
+            } else if let Some(files) = picker {
+                picked = replay_controls::picker(ctx, files, saved_dir);
+            } else if laps.analysis_open {
+                analysis = lap_analysis::draw(ctx, laps);
+            } else if flow.is_open() {
                 applied = flow.show(ctx, aids_of_car);
-            } else if paused {
+            } else if paused && viewer.is_none() {
                 choice = pause_menu::draw(ctx, None);
             }
         });
@@ -134,7 +190,8 @@ impl App {
             shot_path.clone_from(&self.options.screenshot);
         }
         let [width, height] = r.surface.size();
-        let input = FrameInput::new(&pose, &r.camera, &self.visual, width, height);
+        let input =
+            FrameInput::new(&pose, &r.camera, &self.visual, width, height).with_ghost(ghost);
         let mut encoder = r
             .gpu
             .device
@@ -200,6 +257,9 @@ impl App {
                 self.send(Command::Reset);
                 self.send(Command::Resume);
             }
+            Some(MenuChoice::LapAnalysis) => self.laps.analysis_open = true,
+            Some(MenuChoice::SaveReplay) => self.save_replay(),
+            Some(MenuChoice::Replays) => self.open_replay_picker(),
             Some(MenuChoice::Settings) => {
                 self.keyboard.release_all();
                 self.flow
@@ -215,6 +275,28 @@ impl App {
         if let Some(applied) = applied {
             self.on_applied(applied);
         }
+        match analysis {
+            Some(lap_analysis::AnalysisAction::Close) => self.laps.analysis_open = false,
+            Some(lap_analysis::AnalysisAction::Export(which)) => {
+                let text = match self.laps.export(which) {
+                    Ok(path) => format!("Lap saved: {}", path.display()),
+                    Err(error) => format!("Lap not saved: {error:#}"),
+                };
+                eprintln!("gripline: {text}");
+                self.notify(text);
+            }
+            None => {}
+        }
+        if let Some(action) = viewer_action {
+            self.on_viewer_action(action);
+        }
+        if let Some(choice) = picked {
+            self.on_picker(choice);
+        }
+        if let Some(answer) = differs_answer {
+            self.on_differs_answer(answer);
+        }
+        self.poll_replay_loader();
         self.poll_loader();
         self.poll_sound();
         let quit = self.running.as_ref().is_some_and(|r| r.quit_requested);

@@ -90,6 +90,8 @@ impl App {
                 .map(|text| (text, Instant::now())),
             quit_requested: false,
         });
+        self.laps.analysis_open = self.options.lap_analysis;
+        self.open_startup_replay();
         if let Some(tab) = self.options.settings_tab {
             self.send(Command::Pause);
             self.flow.open(self.dash.lock_deg, tab);

@@ -46,6 +46,11 @@ pub struct LapFigures {
     pub best_s: Option<f64>,
     /// Completed laps.
     pub count: u32,
+    /// Live delta to the reference lap (s, negative: faster), while a lap is timed and one
+    /// exists.
+    pub delta_s: Option<f64>,
+    /// What the delta is against (`best`, `session best`).
+    pub reference: &'static str,
 }
 
 /// Timing of the sim thread and of the renderer.
@@ -358,6 +363,19 @@ fn laps(ui: &mut Ui, hud: &HudInputs<'_>) {
         );
     };
     row(ui, "Lap", l.current_s);
+    if let Some(delta) = l.delta_s.filter(|d| d.is_finite()) {
+        // Green when gaining on the reference, red when losing, as every timing screen.
+        let colour = if delta <= 0.0 {
+            Color32::from_rgb(90, 230, 110)
+        } else {
+            Color32::from_rgb(255, 90, 80)
+        };
+        ui.label(
+            RichText::new(format!("{:+.3}  vs {}", delta, l.reference))
+                .font(FontId::monospace(22.0))
+                .color(colour),
+        );
+    }
     row(ui, "Last", l.last_s);
     row(ui, "Best", l.best_s);
     ui.label(

@@ -24,8 +24,14 @@ pub mod frame_stats;
 mod graphics;
 pub mod hud;
 pub mod keyboard;
+pub mod lap_analysis;
+pub mod laps;
 mod options;
 pub mod pause_menu;
+pub mod recordings;
+pub mod replay_controls;
+mod replay_mode;
+pub mod replay_viewer;
 pub mod session_tabs;
 pub mod settings_flow;
 mod surface_window;
@@ -63,7 +69,10 @@ use gripline_sim::telemetry_out::TelemetrySender;
 
 use self::egui_layer::EguiLayer;
 use self::frame_stats::FrameStats;
+use self::laps::WindowLaps;
 use self::pause_menu::MenuChoice;
+use self::recordings::Recordings;
+use self::replay_viewer::{ReplayViewer, TimelineLoader};
 use self::settings_flow::SettingsFlow;
 use self::surface_window::{WinitWindow, present_choice};
 use gripline_config::settings::{
@@ -87,8 +96,15 @@ pub struct ExitReport {
 /// device, or writing the screenshot.
 pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
     // Load before opening anything: a wrong name is an error on the terminal, not a window.
-    let session = Session::load(&options.vehicle, &options.track)
+    let mut session = Session::load(&options.vehicle, &options.track)
         .with_context(|| format!("loading {} on {}", options.vehicle, options.track))?;
+    // Every drive is recorded (a replay), from the session as loaded.
+    let mut recordings = Recordings::new(flow.data_dir());
+    eprintln!("{}", recordings.start(&mut session));
+    let (laps, laps_warning) = WindowLaps::new(flow.data_dir(), &session);
+    if let Some(warning) = &laps_warning {
+        eprintln!("gripline: laps: {warning}");
+    }
     for warning in session.warnings() {
         eprintln!("gripline: warning: {warning}");
     }
@@ -200,6 +216,13 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         loader: None,
         sound,
         telemetry: Some(telemetry),
+        recordings,
+        laps,
+        viewer: None,
+        replay_loader: None,
+        replay_picker: None,
+        replay_differs: None,
+        track_mesh_live: None,
     };
     event_loop
         .run_app(&mut app)
@@ -260,6 +283,20 @@ struct App {
     sound: Sound,
     /// The telemetry sender (idle while nothing is to be sent).
     telemetry: Option<TelemetrySender>,
+    /// The replay recordings of every drive.
+    recordings: Recordings,
+    /// Laps: recorder, best laps, delta, ghost, analysis.
+    laps: WindowLaps,
+    /// The replay being watched.
+    viewer: Option<ReplayViewer>,
+    /// A replay being re-simulated for the viewer.
+    replay_loader: Option<TimelineLoader>,
+    /// The replay picker, open, with the files it lists.
+    replay_picker: Option<Vec<std::path::PathBuf>>,
+    /// A replay that differs from this build or its files, waiting for "play anyway".
+    replay_differs: Option<(std::path::PathBuf, Vec<String>)>,
+    /// The live track and car while the viewer shows the replay's.
+    track_mesh_live: Option<(gripline_physics::track::TrackMesh, VehicleVisual)>,
 }
 
 /// Everything that exists once the window does.
@@ -398,6 +435,13 @@ impl App {
                 self.aids_of_car = params.aids.clone();
                 self.track_mesh = track;
                 let name = format!("{} on {}", params.name, session.world().name());
+                let mut session = session;
+                eprintln!("{}", self.recordings.start(&mut session));
+                let (laps, warning) = self.laps.for_session(self.flow.data_dir(), &session);
+                if let Some(warning) = warning {
+                    eprintln!("gripline: laps: {warning}");
+                }
+                self.laps = laps;
                 self.rebuild_scene();
                 self.send(Command::Swap(Box::new(session)));
                 self.send(Command::SetGearboxMode(
@@ -456,6 +500,8 @@ impl App {
         }
         // Closes the last device it opened (the sim thread has already stopped it).
         self.connector = None;
+        // The sim thread has freed its sessions: the recordings end their files.
+        self.recordings.finish();
         if let Some(telemetry) = self.telemetry.take() {
             let (sent, failed) = telemetry.counts();
             if self.options.print_stats && sent + failed > 0 {

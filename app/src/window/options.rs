@@ -44,6 +44,10 @@ pub struct WindowOptions {
     pub settings_tab: Option<settings_flow::Tab>,
     /// Telemetry out (nothing by default).
     pub telemetry: gripline_sim::telemetry_out::TelemetryTargets,
+    /// A replay to open in the viewer at start.
+    pub replay: Option<PathBuf>,
+    /// Open the lap analysis at start.
+    pub lap_analysis: bool,
 }
 
 impl From<crate::cli::CameraArg> for CameraMode {
@@ -148,6 +152,8 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
         gearbox: settings.session.gearbox_mode,
         settings_tab: args.settings.map(settings_tab),
         telemetry: args.telemetry.targets()?,
+        replay: args.replay.clone(),
+        lap_analysis: args.lap_analysis,
         startup_notice: messages.first().map(|first| {
             if messages.len() > 1 {
                 format!(

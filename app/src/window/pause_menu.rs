@@ -1,4 +1,5 @@
-//! The pause menu (Esc): resume, reset the car, settings, quit.
+//! The pause menu (Esc): resume, reset the car, lap analysis, replays (save this drive,
+//! watch one), settings, quit.
 
 use egui::{Align2, Color32, Context, RichText, Vec2};
 
@@ -9,6 +10,12 @@ pub enum MenuChoice {
     Resume,
     /// Put the car back at the start, at rest.
     ResetCar,
+    /// Open the lap analysis.
+    LapAnalysis,
+    /// Save this drive's replay.
+    SaveReplay,
+    /// Pick a replay to watch.
+    Replays,
     /// Open the settings.
     Settings,
     /// Leave the simulator.
@@ -50,6 +57,15 @@ pub fn draw(ctx: &Context, notice: Option<&str>) -> Option<MenuChoice> {
                         if button(ui, "Reset car") {
                             choice = Some(MenuChoice::ResetCar);
                         }
+                        if button(ui, "Lap analysis") {
+                            choice = Some(MenuChoice::LapAnalysis);
+                        }
+                        if button(ui, "Save replay") {
+                            choice = Some(MenuChoice::SaveReplay);
+                        }
+                        if button(ui, "Replays…") {
+                            choice = Some(MenuChoice::Replays);
+                        }
                         if button(ui, "Settings") {
                             choice = Some(MenuChoice::Settings);
                         }
@@ -58,7 +74,7 @@ pub fn draw(ctx: &Context, notice: Option<&str>) -> Option<MenuChoice> {
                         }
                         ui.add_space(8.0);
                         ui.label(
-                            RichText::new("Esc resumes · C changes camera · F3 timing")
+                            RichText::new("Esc resumes · C camera · L laps · G ghost · F3 timing")
                                 .small()
                                 .color(Color32::GRAY),
                         );

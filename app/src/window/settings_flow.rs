@@ -74,6 +74,11 @@ pub struct Applied {
 }
 
 impl SettingsFlow {
+    /// The settings folder, where replays and laps are kept too (none without a store).
+    pub fn data_dir(&self) -> Option<std::path::PathBuf> {
+        self.store.as_ref().map(|s| s.dir().to_owned())
+    }
+
     /// A flow over `settings` as loaded, saving to `store` (none when the platform has no
     /// config directory: changes then last for the session only).
     pub fn new(settings: Settings, store: Option<SettingsStore>) -> Self {

@@ -1,5 +1,5 @@
-//! The settings screen's "Telemetry" tab: OutGauge and OutSim destinations, rates, OutSim
-//! options and the packet ID, and what is being sent now.
+//! The settings screen's "Telemetry" tab: OutGauge, OutSim and Gripline-stream
+//! destinations, rates, OutSim options and the packet ID, and what is being sent now.
 
 use egui::{DragValue, RichText, TextEdit, Ui};
 use gripline_config::settings::TelemetrySettings;
@@ -54,6 +54,16 @@ pub fn telemetry_tab(ui: &mut Ui, telemetry: &mut TelemetrySettings, status: &st
             ui.label("OutSim rate");
             ui.add(
                 DragValue::new(&mut telemetry.outsim_rate_hz)
+                    .range(rates.clone())
+                    .suffix(" Hz"),
+            );
+            ui.end_row();
+            ui.label("Gripline stream (everything)");
+            destination(ui, &mut telemetry.stream, 30002);
+            ui.end_row();
+            ui.label("Gripline stream rate");
+            ui.add(
+                DragValue::new(&mut telemetry.stream_rate_hz)
                     .range(rates)
                     .suffix(" Hz"),
             );

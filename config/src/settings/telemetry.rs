@@ -1,4 +1,5 @@
-//! Telemetry out: where OutGauge and OutSim packets go, how often, and with which options.
+//! Telemetry out: where OutGauge, OutSim and Gripline's own stream go, how often, and with
+//! which options.
 
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
@@ -24,6 +25,11 @@ pub struct TelemetrySettings {
     pub outsim_opts: u32,
     /// The optional packet ID.
     pub id: Option<i32>,
+    /// Gripline's own stream (every physics figure, per wheel): destination `HOST:PORT`;
+    /// `None`: not sent.
+    pub stream: Option<String>,
+    /// Gripline stream packets per second (up to the physics rate).
+    pub stream_rate_hz: f64,
 }
 
 impl Default for TelemetrySettings {
@@ -37,6 +43,8 @@ impl Default for TelemetrySettings {
             outsim_rate_hz: 100.0,
             outsim_opts: 0,
             id: None,
+            stream: None,
+            stream_rate_hz: 100.0,
         }
     }
 }
@@ -55,8 +63,18 @@ impl Validate for TelemetrySettings {
             RATE_RANGE_HZ.0,
             RATE_RANGE_HZ.1,
         );
+        v.in_range(
+            "stream_rate_hz",
+            self.stream_rate_hz,
+            RATE_RANGE_HZ.0,
+            RATE_RANGE_HZ.1,
+        );
         v.require(self.outsim_opts <= 0xff, "outsim_opts", "must be 0 to ff");
-        for (field, destination) in [("outgauge", &self.outgauge), ("outsim", &self.outsim)] {
+        for (field, destination) in [
+            ("outgauge", &self.outgauge),
+            ("outsim", &self.outsim),
+            ("stream", &self.stream),
+        ] {
             if let Some(d) = destination {
                 v.require(!d.trim().is_empty(), field, "must be HOST:PORT");
             }
@@ -81,6 +99,13 @@ impl Sanitize for TelemetrySettings {
             RATE_RANGE_HZ.1,
             d.outsim_rate_hz,
         );
+        s.range(
+            "stream_rate_hz",
+            &mut self.stream_rate_hz,
+            RATE_RANGE_HZ.0,
+            RATE_RANGE_HZ.1,
+            d.stream_rate_hz,
+        );
         if self.outsim_opts > 0xff {
             s.changed(
                 "outsim_opts",
@@ -91,6 +116,7 @@ impl Sanitize for TelemetrySettings {
         for (field, destination) in [
             ("outgauge", &mut self.outgauge),
             ("outsim", &mut self.outsim),
+            ("stream", &mut self.stream),
         ] {
             if destination.as_deref().is_some_and(|t| t.trim().is_empty()) {
                 s.changed(field, "an empty destination; not sent");

@@ -114,19 +114,22 @@ impl LapBook {
 /// The file name of the best lap of `vehicle` on `track` (their specs, made safe for a file
 /// name) in `dir`.
 pub fn best_lap_file(dir: &Path, vehicle: &str, track: &str) -> PathBuf {
-    let safe = |s: &str| -> String {
-        let name = Path::new(s)
-            .file_stem()
-            .map_or_else(|| s.to_owned(), |n| n.to_string_lossy().into_owned());
-        name.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect()
-    };
-    dir.join(format!("{}@{}.csv", safe(vehicle), safe(track)))
+    dir.join(format!("{}@{}.csv", file_safe(vehicle), file_safe(track)))
+}
+
+/// `spec` (a shipped asset's name or a path) as part of a file name: a path's file stem,
+/// other characters than ASCII letters, digits, `-` and `_` replaced by `_`.
+pub fn file_safe(spec: &str) -> String {
+    let stem = Path::new(spec)
+        .file_stem()
+        .map_or_else(|| spec.to_owned(), |n| n.to_string_lossy().into_owned());
+    stem.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }

@@ -10,7 +10,7 @@ pub mod lap_file;
 pub mod recorder;
 pub mod sample;
 
-pub use book::{LapBook, LapVerdict, best_lap_file};
+pub use book::{LapBook, LapVerdict, best_lap_file, file_safe};
 pub use lap::{CompletedLap, SECTORS};
 pub use lap_file::{LapFacts, load_lap, save_lap};
 pub use recorder::{LapRecorder, SAMPLE_INTERVAL_S};

@@ -88,6 +88,22 @@ impl Interpolator {
         n
     }
 
+    /// As [`Interpolator::drain`], showing each snapshot to `each` first (the lap recorder
+    /// sees every tick the UI receives).
+    pub fn drain_each(
+        &mut self,
+        consumer: &mut SnapshotConsumer,
+        mut each: impl FnMut(&Stamped),
+    ) -> usize {
+        let mut n = 0;
+        while let Some(s) = consumer.pop() {
+            each(&s);
+            self.push(s);
+            n += 1;
+        }
+        n
+    }
+
     /// Adds one snapshot (normally through [`Interpolator::drain`]). A snapshot with the
     /// newest one's tick replaces it (the sim publishes every tick while paused).
     pub fn push(&mut self, stamped: Stamped) {

@@ -5,6 +5,8 @@
 //!
 //! - [`car_facts`]: what the packets need to know about the car (its code, redline, tank);
 //! - [`outgauge`] and [`outsim`]: the encoders (a snapshot in, the packet's bytes out);
+//! - [`gripline_stream`]: Gripline's own versioned packet with every physics figure, per
+//!   wheel included (`docs/telemetry-stream.md`), up to the physics rate;
 //! - [`sender`]: the sender thread and the sim thread's [`crate::realtime::StateTap`] in
 //!   front of it (a wait-free handoff: the tick never touches a socket), and the headless
 //!   runner's observer that sends as it steps.
@@ -13,6 +15,7 @@
 //! boost) are sent as 0, never invented.
 
 pub mod car_facts;
+pub mod gripline_stream;
 pub mod outgauge;
 pub mod outsim;
 pub mod sender;

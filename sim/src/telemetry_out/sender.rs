@@ -19,7 +19,7 @@ use gripline_physics::vehicle::{Snapshot, Vehicle};
 use rtrb::{Consumer, Producer, RingBuffer};
 
 use super::car_facts::CarFacts;
-use super::{outgauge, outsim};
+use super::{gripline_stream, outgauge, outsim};
 use crate::headless::TickObserver;
 use crate::realtime::StateTap;
 
@@ -38,6 +38,10 @@ pub struct TelemetryTargets {
     pub outsim_opts: u32,
     /// The optional packet ID (LFS's `OutGauge ID` / `OutSim ID`).
     pub id: Option<i32>,
+    /// Gripline's own stream's destination.
+    pub stream: Option<SocketAddr>,
+    /// Gripline stream packets per simulated second.
+    pub stream_rate_hz: f64,
 }
 
 impl Default for TelemetryTargets {
@@ -51,6 +55,8 @@ impl Default for TelemetryTargets {
             outsim_rate_hz: d.outsim_rate_hz,
             outsim_opts: d.outsim_opts,
             id: d.id,
+            stream: None,
+            stream_rate_hz: d.stream_rate_hz,
         }
     }
 }
@@ -71,7 +77,7 @@ pub fn parse_destination(text: &str) -> Result<SocketAddr, String> {
 impl TelemetryTargets {
     /// Whether anything is to be sent.
     pub fn any(&self) -> bool {
-        self.outgauge.is_some() || self.outsim.is_some()
+        self.outgauge.is_some() || self.outsim.is_some() || self.stream.is_some()
     }
 
     /// The shortest period of the streams that are on (s); infinite when none is.
@@ -82,6 +88,9 @@ impl TelemetryTargets {
         }
         if self.outsim.is_some() {
             period = period.min(1.0 / self.outsim_rate_hz);
+        }
+        if self.stream.is_some() {
+            period = period.min(1.0 / self.stream_rate_hz);
         }
         period
     }
@@ -95,6 +104,7 @@ impl TelemetryTargets {
         for (name, rate) in [
             ("OutGauge", self.outgauge_rate_hz),
             ("OutSim", self.outsim_rate_hz),
+            ("Gripline stream", self.stream_rate_hz),
         ] {
             if !(lo..=hi).contains(&rate) {
                 return Err(format!(
@@ -162,6 +172,9 @@ struct Streams {
     socket: UdpSocket,
     gauge: Due,
     motion: Due,
+    full: Due,
+    /// Gripline stream packets sent (their sequence numbers).
+    sequence: u32,
     distance_m: f64,
     last: Option<(f64, f64)>,
     counts: Arc<SendCounts>,
@@ -172,6 +185,7 @@ impl Streams {
     fn retarget(&mut self, targets: TelemetryTargets) {
         self.gauge = Due::new(targets.outgauge_rate_hz);
         self.motion = Due::new(targets.outsim_rate_hz);
+        self.full = Due::new(targets.stream_rate_hz);
         self.targets = targets;
     }
 
@@ -182,6 +196,8 @@ impl Streams {
         Ok(Self {
             gauge: Due::new(targets.outgauge_rate_hz),
             motion: Due::new(targets.outsim_rate_hz),
+            full: Due::new(targets.stream_rate_hz),
+            sequence: 0,
             targets,
             car,
             socket,
@@ -224,6 +240,13 @@ impl Streams {
                 self.targets.id,
                 self.distance_m,
             );
+            self.send(packet.bytes(), to);
+        }
+        if let Some(to) = self.targets.stream
+            && self.full.take(t)
+        {
+            let packet = gripline_stream::encode(s, self.sequence);
+            self.sequence = self.sequence.wrapping_add(1);
             self.send(packet.bytes(), to);
         }
     }
