@@ -134,6 +134,48 @@ fn autopilot_drives_for_five_seconds_and_the_screenshot_shows_the_scene() {
         sky > ground + 20.0,
         "sky luma {sky:.0} vs ground {ground:.0}"
     );
+
+    // The drive was recorded: a complete replay that re-simulates the window's drive bit
+    // for bit, and that the replay viewer opens and plays.
+    let recent = dir.join("config/gripline/replays/recent");
+    let replays: Vec<PathBuf> = std::fs::read_dir(&recent)
+        .unwrap_or_else(|e| panic!("{}: {e}\nstderr:\n{stderr}", recent.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(replays.len(), 1, "{replays:?}");
+    assert!(
+        stderr.contains("gripline: replay: recording to"),
+        "{stderr}"
+    );
+    let replayed = Command::new(env!("CARGO_BIN_EXE_gripline"))
+        .arg("replay")
+        .arg(&replays[0])
+        .output()
+        .unwrap();
+    let summary = String::from_utf8_lossy(&replayed.stdout);
+    assert!(
+        replayed.status.success(),
+        "{summary}\n{}",
+        String::from_utf8_lossy(&replayed.stderr)
+    );
+    assert!(summary.contains("\"reproduced\": true"), "{summary}");
+    assert!(summary.contains("\"complete\": true"), "{summary}");
+
+    let shot = dir.join("replay.png");
+    let viewer = window_command(&xvfb, &dir)
+        .arg("--replay")
+        .arg(&replays[0])
+        .args(["--exit-after", "6", "--screenshot"])
+        .arg(&shot)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&viewer.stderr);
+    assert!(viewer.status.success(), "stderr:\n{stderr}");
+    assert!(
+        stderr.contains("gripline: replay: watching Chevrolet Corvette C5 on Gripline circuit"),
+        "stderr:\n{stderr}"
+    );
+    assert!(distinct_colours(&RgbaImage::read_png(&shot).unwrap()) > 200);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -118,7 +118,7 @@ impl App {
                 } else {
                     None
                 },
-                reference: "best",
+                reference: "best ever",
             },
             timing: hud::TimingFigures {
                 tick_rate_hz: r.tick_rate.update(stats.ticks, frame_start),

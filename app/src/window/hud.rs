@@ -96,7 +96,7 @@ pub fn draw(ctx: &Context, hud: &HudInputs<'_>) {
             dash(ui, hud);
         },
     );
-    panel(
+    let laps_rect = panel(
         ctx,
         "hud-laps",
         Align2::RIGHT_TOP,
@@ -106,11 +106,13 @@ pub fn draw(ctx: &Context, hud: &HudInputs<'_>) {
             laps(ui, hud);
         },
     );
+    // Below the lap times, however tall they are (the delta line comes and goes).
+    let below_laps = (laps_rect.bottom() - ctx.content_rect().top() + 8.0).max(118.0);
     panel(
         ctx,
         "hud-wheels",
         Align2::RIGHT_TOP,
-        Vec2::new(-12.0, 118.0),
+        Vec2::new(-12.0, below_laps),
         8.0,
         |ui| {
             wheels(ui, hud.snapshot);
@@ -153,7 +155,7 @@ fn panel(
     offset: Vec2,
     margin: f32,
     add_contents: impl FnOnce(&mut Ui),
-) {
+) -> egui::Rect {
     egui::Area::new(egui::Id::unique(id))
         .anchor(anchor, offset)
         .interactable(false)
@@ -163,7 +165,9 @@ fn panel(
                 .corner_radius(6.0)
                 .inner_margin(margin)
                 .show(ui, add_contents);
-        });
+        })
+        .response
+        .rect
 }
 
 fn dash(ui: &mut Ui, hud: &HudInputs<'_>) {
@@ -370,14 +374,25 @@ fn laps(ui: &mut Ui, hud: &HudInputs<'_>) {
         } else {
             Color32::from_rgb(255, 90, 80)
         };
-        ui.label(
-            RichText::new(format!("{:+.3}  vs {}", delta, l.reference))
-                .font(FontId::monospace(22.0))
-                .color(colour),
-        );
+        ui.add(
+            egui::Label::new(
+                RichText::new(format!("Delta {:+8.3}", delta + 0.0))
+                    .font(FontId::monospace(16.0))
+                    .color(colour),
+            )
+            .wrap_mode(egui::TextWrapMode::Extend),
+        )
+        .on_hover_text(format!("Time gained (green) or lost (red) on the {}", l.reference));
     }
     row(ui, "Last", l.last_s);
     row(ui, "Best", l.best_s);
+    if l.delta_s.is_some() {
+        ui.label(
+            RichText::new(format!("delta vs {}", l.reference))
+                .small()
+                .color(Color32::GRAY),
+        );
+    }
     ui.label(
         RichText::new(format!("laps {}   camera {}", l.count, hud.camera))
             .small()

@@ -26,9 +26,10 @@ pub enum ViewerAction {
 pub fn draw(ctx: &egui::Context, viewer: &ReplayViewer, camera: &str) -> Option<ViewerAction> {
     let mut action = None;
     let t = &viewer.timeline;
-    let width = ctx.content_rect().width() - 16.0;
+    // At the top centre, between the timing page and the lap times, clear of the dash.
+    let width = (ctx.content_rect().width() - 700.0).clamp(420.0, 760.0);
     egui::Area::new(egui::Id::unique("replay-controls"))
-        .anchor(Align2::CENTER_BOTTOM, Vec2::new(0.0, -8.0))
+        .anchor(Align2::CENTER_TOP, Vec2::new(0.0, 8.0))
         .show(ctx, |ui| {
             egui::Frame::new()
                 .fill(Color32::from_rgba_premultiplied(10, 12, 18, 230))
@@ -56,11 +57,7 @@ pub fn draw(ctx: &egui::Context, viewer: &ReplayViewer, camera: &str) -> Option<
                         }
                     });
                     ui.horizontal(|ui| {
-                        let label = if viewer.playing {
-                            "⏸ Pause"
-                        } else {
-                            "▶ Play"
-                        };
+                        let label = if viewer.playing { "Pause" } else { "Play" };
                         if ui.button(label).clicked() {
                             action = Some(ViewerAction::Toggle);
                         }
@@ -73,26 +70,27 @@ pub fn draw(ctx: &egui::Context, viewer: &ReplayViewer, camera: &str) -> Option<
                         if ui.button(format!("Camera: {camera}")).clicked() {
                             action = Some(ViewerAction::Camera);
                         }
+                        if ui.button("Exit replay").clicked() {
+                            action = Some(ViewerAction::Exit);
+                        }
+                    });
+                    ui.horizontal(|ui| {
                         let mut cursor = viewer.cursor_s;
                         let duration = t.duration_s();
                         ui.label(
                             RichText::new(format!("{} / {}", clock(cursor), clock(duration)))
                                 .monospace(),
                         );
-                        let width = (ui.available_width() - 140.0).max(100.0);
-                        ui.spacing_mut().slider_width = width;
+                        ui.spacing_mut().slider_width = (ui.available_width() - 8.0).max(80.0);
                         let slider = egui::Slider::new(&mut cursor, 0.0..=duration.max(0.001))
                             .show_value(false);
                         if ui.add(slider).changed() {
                             action = Some(ViewerAction::Seek(cursor));
                         }
-                        if ui.button("Exit replay").clicked() {
-                            action = Some(ViewerAction::Exit);
-                        }
                     });
                     ui.label(
                         RichText::new(
-                            "Space play/pause · ←/→ 5 s · ↑/↓ speed · C camera · Esc exit",
+                            "Space play/pause · Left/Right 5 s · Up/Down speed · C camera · Esc exit",
                         )
                         .small()
                         .color(Color32::GRAY),
@@ -127,7 +125,7 @@ pub fn picker(ctx: &egui::Context, files: &[PathBuf], dir: Option<&Path>) -> Opt
         .collapsible(false)
         .resizable(false)
         .show(ctx, |ui| {
-            if ui.button("▶ This drive so far").clicked() {
+            if ui.button("Watch this drive so far").clicked() {
                 choice = Some(PickerChoice::ThisDrive);
             }
             ui.separator();
@@ -147,7 +145,7 @@ pub fn picker(ctx: &egui::Context, files: &[PathBuf], dir: Option<&Path>) -> Opt
                             .and_then(Path::file_name)
                             .is_some_and(|n| n == "recent");
                         ui.horizontal(|ui| {
-                            if ui.button("▶").clicked() {
+                            if ui.button("Play").clicked() {
                                 choice = Some(PickerChoice::Play(file.clone()));
                             }
                             ui.label(name);

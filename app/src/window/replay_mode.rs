@@ -77,6 +77,12 @@ impl App {
                 if let Some(r) = self.running.as_mut() {
                     r.camera.reset_smoothing();
                 }
+                eprintln!(
+                    "gripline: replay: watching {} ({:.1} s) from {}",
+                    timeline.title,
+                    timeline.duration_s(),
+                    path.display()
+                );
                 self.notify(format!("Replay: {}", timeline.title));
                 self.viewer = Some(ReplayViewer::new(timeline));
             }

@@ -14,7 +14,7 @@
 //! - [`writer`]: recording on a background thread, bounded in memory;
 //! - [`reader`]: checking and streaming a file, with clear errors for damaged,
 //!   incomplete or future-version files;
-//! - [`player`]: re-simulating.
+//! - [`player`]: re-simulating (see [`ReplayPlayer`]).
 //!
 //! The file format is documented in `docs/replay-format.md`.
 
