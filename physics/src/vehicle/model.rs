@@ -19,6 +19,10 @@
 //! 6. Tread deflections advance with the new spins.
 //! 7. Aerodynamic and body-contact forces; gravity; the rigid body advances.
 //! 8. Steering-column torque from the front tyres; telemetry.
+//! 9. Tyres with thermal parameters: temperatures and wear advance with this step's sliding,
+//!    rolling and brake powers; the next step's tyre inputs use the new hot pressure and grip
+//!    factor (see [`crate::tire::thermal`]). Tyres without them skip all of it and see the set
+//!    pressure and the road's friction unchanged.
 //!
 //! Everything lives in fixed-size arrays: the step allocates nothing, reads no clock and uses
 //! no randomness, so the same inputs give bit-identical states.
@@ -37,8 +41,10 @@ use super::wheel::{
     contact_damping_time, contact_kinematics, tyre_figures,
 };
 use crate::controls::Controls;
+use crate::environment::Environment;
 use crate::ground::{Ground, RayHint};
 use crate::powertrain::{Drivetrain, Powertrain, WheelLoad, WheelSpin};
+use crate::tire::thermal::{ThermalLoads, TyreThermalParams, TyreThermalState};
 use crate::tire::{Tire, TireInput, TireModel, TireOutput};
 use crate::validate::{Validate, Validator, Violations};
 
@@ -75,6 +81,11 @@ pub struct Vehicle {
     abs: Abs,
     tc: TractionControl,
     powertrain: Powertrain,
+    /// Thermal parameters of the `[front, rear]` tyres; `None`: no thermal model.
+    thermal_params: [Option<TyreThermalParams>; 2],
+    /// Thermal states `[FL, FR, RL, RR]` (kept at ambient for tyres without parameters).
+    thermal: [TyreThermalState; 4],
+    environment: Environment,
     time_s: f64,
     snapshot: Snapshot,
 }
@@ -162,12 +173,70 @@ impl Vehicle {
             ground_hints: GroundHints::default(),
             abs: Abs::default(),
             tc: TractionControl::default(),
+            thermal_params: [None, None],
+            thermal: [TyreThermalState::cold(Environment::default().ambient_temp_c); 4],
+            environment: Environment::default(),
             time_s: 0.0,
             snapshot: Snapshot::default(),
             params,
         };
         vehicle.reset_to(Pose::from_position_yaw(DVec3::new(0.0, 0.0, h), 0.0));
         Ok(vehicle)
+    }
+
+    /// Gives the `[front, rear]` tyres their thermal parameters (from their tyre files; `None`
+    /// keeps a tyre without thermal model, exactly as [`Vehicle::new`] builds it), and puts the
+    /// car back at rest with cold, new tyres ([`Vehicle::reset_to`] at the present pose).
+    ///
+    /// # Errors
+    /// Every problem in the parameters, with paths `tyres.front.thermal.<field>` and
+    /// `tyres.rear.thermal.<field>`.
+    pub fn with_tyre_thermal(
+        mut self,
+        thermal: [Option<TyreThermalParams>; 2],
+    ) -> Result<Self, Violations> {
+        let mut v = Validator::default();
+        v.within("tyres", |v| {
+            for (name, t) in [("front", &thermal[0]), ("rear", &thermal[1])] {
+                if let Some(t) = t {
+                    v.within(name, |v| v.nested("thermal", t));
+                }
+            }
+        });
+        v.finish()?;
+        self.thermal_params = thermal;
+        self.reset_to(self.body.pose);
+        Ok(self)
+    }
+
+    /// The thermal parameters of the `[front, rear]` tyres (`None`: no thermal model).
+    pub fn tyre_thermal_params(&self) -> &[Option<TyreThermalParams>; 2] {
+        &self.thermal_params
+    }
+
+    /// Thermal states of the tyres `[FL, FR, RL, RR]`; a tyre without thermal parameters stays
+    /// at the ambient temperature of its last reset and never wears.
+    pub fn tyre_thermal_states(&self) -> &[TyreThermalState; 4] {
+        &self.thermal
+    }
+
+    /// Air and track temperatures.
+    pub fn environment(&self) -> Environment {
+        self.environment
+    }
+
+    /// Sets the air and track temperatures from the next step on. The tyres keep their
+    /// temperatures and move towards the new ones; a reset sets them to the new air
+    /// temperature (their cold pressures are then taken as set at it).
+    ///
+    /// # Errors
+    /// The problems with `environment`, paths under `environment`; the present one stays.
+    pub fn set_environment(&mut self, environment: Environment) -> Result<(), Violations> {
+        let mut v = Validator::default();
+        v.nested("environment", &environment);
+        v.finish()?;
+        self.environment = environment;
+        Ok(())
     }
 
     /// The parameters the vehicle was built with.
@@ -283,7 +352,8 @@ impl Vehicle {
 
     /// Puts the car at `pose` (CG position and `world_from_body`), at rest: velocities, wheel
     /// spins, tyre deflections, aids and powertrain reset (gearbox mode back to the
-    /// parameters'), time back to zero. Allocates nothing.
+    /// parameters'), tyres new and at the air temperature, time back to zero. Allocates
+    /// nothing.
     pub fn reset_to(&mut self, pose: Pose) {
         let orientation = if pose.orientation.is_finite() {
             pose.orientation.normalize()
@@ -313,12 +383,35 @@ impl Vehicle {
         self.powertrain.reset(self.params.powertrain.gearbox.mode);
         self.powertrain
             .set_fuel_mass_kg(self.params.chassis.fuel_mass_kg);
+        self.thermal = [TyreThermalState::cold(self.environment.ambient_temp_c); 4];
         self.time_s = 0.0;
         self.snapshot = Snapshot {
             position,
             orientation,
             mass_kg: self.mass_kg(),
             ..Snapshot::default()
+        };
+        for i in 0..4 {
+            let mut w = self.snapshot.wheels[i];
+            self.thermal_telemetry(i, &mut w);
+            self.snapshot.wheels[i] = w;
+        }
+    }
+
+    /// The thermal fields of wheel `i`'s telemetry from its state now.
+    fn thermal_telemetry(&self, i: usize, w: &mut WheelTelemetry) {
+        let axle = self.corners[i].axle;
+        let cold = self.params.axle(axle).wheel.tyre_pressure_pa;
+        let state = &self.thermal[i];
+        w.thermal_model = self.thermal_params[axle].is_some();
+        w.tread_temp_c = state.tread_temp_c;
+        w.carcass_temp_c = state.carcass_temp_c;
+        w.gas_temp_c = state.gas_temp_c;
+        w.rim_temp_c = state.rim_temp_c;
+        w.wear = state.wear;
+        (w.pressure_pa, w.grip_factor) = match &self.thermal_params[axle] {
+            Some(t) => (state.pressure_pa(cold), state.grip_factor(t)),
+            None => (cold, 1.0),
         };
     }
 
@@ -402,6 +495,7 @@ impl Vehicle {
         let mut wheels = [WheelTelemetry::default(); 4];
         let mut contact_speeds = [(0.0, 0.0); 4];
         let mut rolling = [0.0; 4];
+        let mut sliding_w = [0.0; 4];
         let mut fx_per_spin = [0.0; 4];
         let mut headings = [DVec3::ZERO; 4];
         for i in 0..4 {
@@ -450,6 +544,17 @@ impl Vehicle {
             );
             let slip = wp.transient_slip(&self.deflections[i], k.vx, vsx, vsy, damping_time);
             let surface = c.surface.properties();
+            // Without thermal parameters: the set pressure and the road's friction, untouched.
+            let (pressure, mu_scale) = match &self.thermal_params[corner.axle] {
+                None => (wp.tyre_pressure_pa, surface.friction_scale),
+                Some(t) => {
+                    let state = &self.thermal[i];
+                    (
+                        state.pressure_pa(wp.tyre_pressure_pa),
+                        surface.friction_scale * state.grip_factor(t),
+                    )
+                }
+            };
             let input = TireInput {
                 fz,
                 kappa: slip.kappa,
@@ -460,8 +565,8 @@ impl Vehicle {
                 } else {
                     k.vx.max(TYRE_MIN_SPEED_M_PER_S)
                 },
-                pressure: wp.tyre_pressure_pa,
-                mu_scale: surface.friction_scale,
+                pressure,
+                mu_scale,
             };
             let tire = &self.tires[corner.axle];
             let mut out = tire.evaluate(&input);
@@ -469,6 +574,7 @@ impl Vehicle {
                 out = TireOutput::default();
             }
             outputs[i] = out;
+            sliding_w[i] = ThermalLoads::sliding_power_w(out.fx, out.fy, vsx, vsy);
             // How the force follows the spin through the standstill damper (N·s/m·rad⁻¹·m, i.e.
             // N per rad/s): the tyre's local slope in kappa, where rising (beyond the peak the
             // damper no longer stiffens the coupling), times `dkappa / domega`.
@@ -612,6 +718,25 @@ impl Vehicle {
         );
         for (w, s) in wheels.iter_mut().zip(&self.spins) {
             w.spin_rad_per_s = s.omega;
+        }
+
+        // 9. Tyre temperatures and wear.
+        let air_speed = self.body.velocity.length();
+        for i in 0..4 {
+            if let Some(t) = &self.thermal_params[self.corners[i].axle] {
+                let spin = self.spins[i].omega.abs();
+                let loads = ThermalLoads {
+                    sliding_power_w: sliding_w[i],
+                    rolling_loss_power_w: rolling[i] * spin,
+                    brake_power_w: wheels[i].brake_torque_n_m * spin,
+                    air_speed_m_per_s: air_speed,
+                    in_contact: wheels[i].load_n > 0.0,
+                };
+                self.thermal[i].step(t, &loads, &self.environment, dt);
+            }
+            let mut w = wheels[i];
+            self.thermal_telemetry(i, &mut w);
+            wheels[i] = w;
         }
         let q_new = self.body.pose.orientation;
         let to_body = q_new.inverse();
