@@ -37,13 +37,27 @@
 //! `PRESSURE` unit, pressures are in `FORCE/LENGTH²`. Angles must be in radians: a file in
 //! degrees is refused, since every camber and slip-angle coefficient would need its own
 //! conversion.
+//!
+//! # Gripline's thermal section
+//!
+//! An optional `[GRIPLINE_THERMAL]` section gives the tyre a thermal, grip-window and wear
+//! model ([`TyreThermalParams`]; see `gripline_physics::tire::thermal`). Its keys are the
+//! parameter names (`OPTIMUM_TEMP_C = 85`, `TREAD_HEAT_CAPACITY_J_PER_K = 4000`, any case),
+//! always in the SI units and degrees Celsius their names say (`[UNITS]` does not apply);
+//! keys it does not give take the defaults of a street performance tyre, so an empty section
+//! gives those. A value must be a finite number (an error with its line otherwise), an unknown
+//! key in the section is ignored with a warning, and values out of range are refused with
+//! their key (`[GRIPLINE_THERMAL].optimum_temp_c must be ...`). Other programs that read
+//! `.tir` files skip sections they do not know, as this parser does. A file without the
+//! section has no thermal model: the tyre behaves exactly as it always did.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use gripline_physics::tire::magic_formula::{Dimension, MagicFormula, MfCoefficients, MfVersion};
-use gripline_physics::validate::{Validate, Violations};
+use gripline_physics::tire::thermal::TyreThermalParams;
+use gripline_physics::validate::{Validate, Validator, Violations};
 
 /// A `.tir` file read into a tyre model.
 #[derive(Clone, Debug)]
@@ -65,6 +79,8 @@ pub struct ParsedTir {
     pub header: Vec<(String, String)>,
     /// Coefficient keys the file does not give, which took `MFeval`'s defaults.
     pub defaulted: Vec<&'static str>,
+    /// The thermal model of the `[GRIPLINE_THERMAL]` section, if the file has one.
+    pub thermal: Option<TyreThermalParams>,
 }
 
 /// The units of a `.tir` file's `[UNITS]` section, as written (SI when absent).
@@ -187,6 +203,9 @@ pub enum TirError {
         violations: Violations,
     },
 }
+
+/// The section of Gripline's thermal parameters.
+const THERMAL_SECTION: &str = "GRIPLINE_THERMAL";
 
 /// Keys a Magic Formula file of any version must give.
 const REQUIRED: &[&str] = &[
@@ -395,6 +414,8 @@ struct Parser {
     tyre_side: Option<String>,
     /// Declared units, with their line.
     units: HashMap<&'static str, (String, usize)>,
+    /// The `[GRIPLINE_THERMAL]` section's parameters, once its header was seen.
+    thermal: Option<TyreThermalParams>,
 }
 
 /// `key` in `list`, as the `'static` string of the list.
@@ -435,6 +456,7 @@ impl Parser {
             fittyp: None,
             tyre_side: None,
             units: HashMap::new(),
+            thermal: None,
         }
     }
 
@@ -489,6 +511,9 @@ impl Parser {
                     ));
                 }
                 section = name.to_ascii_uppercase();
+                if section == THERMAL_SECTION && self.thermal.is_none() {
+                    self.thermal = Some(TyreThermalParams::default());
+                }
                 skipping_table = section == "SHAPE";
                 if skipping_table {
                     self.warn(
@@ -541,6 +566,9 @@ impl Parser {
         }
         let key = key_text.to_ascii_uppercase();
         let value = self.value(rest.trim_start(), line_no, &key)?;
+        if section == THERMAL_SECTION {
+            return self.thermal_value(&key, &value, line_no);
+        }
 
         if let Some(quantity) = find_key(UNIT_KEYS, &key)
             && (section == "UNITS" || matches!(value, Value::Quoted(_)))
@@ -613,6 +641,39 @@ impl Parser {
                 Some(&key),
                 format!("unknown key {key} ignored"),
             );
+        }
+        Ok(())
+    }
+
+    /// One `KEY = value` line of the `[GRIPLINE_THERMAL]` section.
+    fn thermal_value(&mut self, key: &str, value: &Value, line_no: usize) -> Result<(), TirError> {
+        let number = match value {
+            Value::Bare(s) => parse_number(s),
+            Value::Quoted(_) => None,
+        }
+        .ok_or_else(|| {
+            self.syntax(
+                line_no,
+                format!(
+                    "expected a finite number for {key} in [{THERMAL_SECTION}], found `{}`",
+                    value.text()
+                ),
+            )
+        })?;
+        let field = self
+            .thermal
+            .get_or_insert_with(TyreThermalParams::default)
+            .field_mut(key);
+        match field {
+            Some(field) => *field = number,
+            None => self.warn(
+                Some(line_no),
+                Some(key),
+                format!(
+                    "unknown key {key} in [{THERMAL_SECTION}] ignored (known: {})",
+                    TyreThermalParams::FIELDS.join(", ").to_ascii_uppercase()
+                ),
+            ),
         }
         Ok(())
     }
@@ -787,6 +848,14 @@ impl Parser {
             file: self.file.clone(),
             violations,
         })?;
+        if let Some(thermal) = &self.thermal {
+            let mut v = Validator::with_root(&format!("[{THERMAL_SECTION}]"));
+            thermal.validate(&mut v);
+            v.finish().map_err(|violations| TirError::Invalid {
+                file: self.file.clone(),
+                violations,
+            })?;
+        }
 
         let mut units = TirUnits::default();
         for (quantity, (unit, _)) in &self.units {
@@ -808,6 +877,7 @@ impl Parser {
             units,
             header: self.header,
             defaulted,
+            thermal: self.thermal,
         })
     }
 }
@@ -843,6 +913,68 @@ mod tests {
         assert!((c.nompres - 2.2e5).abs() < 1e-6);
         assert!((c.longvl - 16.7).abs() < 1e-12);
         assert_eq!(parsed.units.length, "mm");
+    }
+
+    #[test]
+    fn thermal_section_sets_its_keys_and_defaults_the_rest() {
+        let parsed = parse_tir(MINIMAL, "mini.tir").unwrap();
+        assert!(parsed.thermal.is_none(), "no section, no thermal model");
+        let text = format!(
+            "{MINIMAL}[GRIPLINE_THERMAL]\nOPTIMUM_TEMP_C = 90 $ a comment\n\
+             window_half_width_c = 45\nBANANA = 3\n[MODEL]\nLONGVL = 16.7\n"
+        );
+        let parsed = parse_tir(&text, "t.tir").unwrap();
+        let thermal = parsed.thermal.expect("the section gives a thermal model");
+        assert!((thermal.optimum_temp_c - 90.0).abs() < 1e-12);
+        assert!((thermal.window_half_width_c - 45.0).abs() < 1e-12);
+        let defaults = TyreThermalParams::default();
+        assert!(
+            (thermal.tread_heat_capacity_j_per_k - defaults.tread_heat_capacity_j_per_k).abs()
+                < 1e-12
+        );
+        // The keys after the section went back to the Magic Formula.
+        assert!((parsed.model.coefficients().longvl - 16.7).abs() < 1e-12);
+        let banana = parsed
+            .warnings
+            .iter()
+            .find(|w| w.key.as_deref() == Some("BANANA"))
+            .expect("a warning for BANANA");
+        assert_eq!(banana.line, Some(19));
+        assert!(banana.message.contains("GRIPLINE_THERMAL"), "{banana}");
+        let empty = parse_tir(&format!("{MINIMAL}[gripline_thermal]\n"), "e.tir").unwrap();
+        assert_eq!(empty.thermal, Some(defaults));
+    }
+
+    #[test]
+    fn bad_thermal_values_are_errors_not_panics() {
+        for (line, expected) in [
+            (
+                "OPTIMUM_TEMP_C = nan",
+                "t.tir:17: expected a finite number for OPTIMUM_TEMP_C",
+            ),
+            (
+                "OPTIMUM_TEMP_C = 'hot'",
+                "t.tir:17: expected a finite number for OPTIMUM_TEMP_C",
+            ),
+            (
+                "OPTIMUM_TEMP_C = 1e400",
+                "t.tir:17: expected a finite number for OPTIMUM_TEMP_C",
+            ),
+            (
+                "TREAD_HEAT_CAPACITY_J_PER_K = -4000",
+                "t.tir: invalid coefficients: [GRIPLINE_THERMAL].tread_heat_capacity_j_per_k \
+                 must be finite and positive",
+            ),
+            (
+                "SLIDING_HEAT_TO_TYRE_FRACTION = 2",
+                "t.tir: invalid coefficients: [GRIPLINE_THERMAL].sliding_heat_to_tyre_fraction \
+                 must be between 0 and 1 (is 2)",
+            ),
+        ] {
+            let text = format!("{MINIMAL}[GRIPLINE_THERMAL]\n{line}\n");
+            let err = parse_tir(&text, "t.tir").expect_err(line).to_string();
+            assert!(err.starts_with(expected), "{line}: {err}");
+        }
     }
 
     #[test]

@@ -81,9 +81,9 @@ pub struct TyreThermalParams {
     /// Lowest grip factor from temperature, far outside the window (-, in (0, 1]). Default 0.9.
     pub min_grip_factor: f64,
     /// Tread used per joule of sliding energy at the contact (1/J); the wear is the fraction
-    /// of the tread used, 0 new to 1 worn out. Default 2e-8: a street tyre driven hard on a
-    /// circuit lasts about 50 MJ of sliding (about 1000 km at an average sliding power of
-    /// 1.4 kW per tyre and 100 km/h).
+    /// of the tread used, 0 new to 1 worn out. Default 1e-8: a street tyre driven hard on a
+    /// circuit lasts about 1000 km, and the Corvette lapping the circuit at 0.7 g slides about
+    /// 100 kJ per tyre and kilometre, so a life of about 100 MJ of sliding.
     pub wear_per_sliding_energy_per_j: f64,
     /// Grip lost at full wear (-, in [0, 1)): the wear factor is `1 - loss * wear`.
     /// Default 0.1.
@@ -113,13 +113,73 @@ impl Default for TyreThermalParams {
             window_half_width_c: 60.0,
             grip_at_window_edge: 0.98,
             min_grip_factor: 0.9,
-            wear_per_sliding_energy_per_j: 2e-8,
+            wear_per_sliding_energy_per_j: 1e-8,
             grip_loss_at_full_wear: 0.1,
         }
     }
 }
 
 impl TyreThermalParams {
+    /// The field names, as files write them (RON fields; `.tir` keys, case-insensitive).
+    pub const FIELDS: [&'static str; 22] = [
+        "tread_heat_capacity_j_per_k",
+        "carcass_heat_capacity_j_per_k",
+        "gas_heat_capacity_j_per_k",
+        "rim_heat_capacity_j_per_k",
+        "tread_carcass_conductance_w_per_k",
+        "carcass_gas_conductance_w_per_k",
+        "rim_gas_conductance_w_per_k",
+        "road_conductance_w_per_k",
+        "tread_area_m2",
+        "sidewall_area_m2",
+        "rim_area_m2",
+        "convection_still_air_w_per_m2_k",
+        "convection_at_1_m_per_s_w_per_m2_k",
+        "sliding_heat_to_tyre_fraction",
+        "rolling_loss_to_tread_fraction",
+        "brake_heat_to_rim_fraction",
+        "optimum_temp_c",
+        "window_half_width_c",
+        "grip_at_window_edge",
+        "min_grip_factor",
+        "wear_per_sliding_energy_per_j",
+        "grip_loss_at_full_wear",
+    ];
+
+    /// The field called `name` (one of [`Self::FIELDS`], any case), for formats that give the
+    /// parameters as `KEY = value` lines; `None` for an unknown name.
+    pub fn field_mut(&mut self, name: &str) -> Option<&mut f64> {
+        let fields: [&mut f64; 22] = [
+            &mut self.tread_heat_capacity_j_per_k,
+            &mut self.carcass_heat_capacity_j_per_k,
+            &mut self.gas_heat_capacity_j_per_k,
+            &mut self.rim_heat_capacity_j_per_k,
+            &mut self.tread_carcass_conductance_w_per_k,
+            &mut self.carcass_gas_conductance_w_per_k,
+            &mut self.rim_gas_conductance_w_per_k,
+            &mut self.road_conductance_w_per_k,
+            &mut self.tread_area_m2,
+            &mut self.sidewall_area_m2,
+            &mut self.rim_area_m2,
+            &mut self.convection_still_air_w_per_m2_k,
+            &mut self.convection_at_1_m_per_s_w_per_m2_k,
+            &mut self.sliding_heat_to_tyre_fraction,
+            &mut self.rolling_loss_to_tread_fraction,
+            &mut self.brake_heat_to_rim_fraction,
+            &mut self.optimum_temp_c,
+            &mut self.window_half_width_c,
+            &mut self.grip_at_window_edge,
+            &mut self.min_grip_factor,
+            &mut self.wear_per_sliding_energy_per_j,
+            &mut self.grip_loss_at_full_wear,
+        ];
+        Self::FIELDS
+            .iter()
+            .zip(fields)
+            .find(|(field, _)| field.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value)
+    }
+
     /// The convection coefficient `h0 + h1 (v / 1 m/s)^0.8` at air speed `speed_m_per_s`
     /// (W/(m² K)); negative and non-finite speeds count as still air.
     pub fn convection_w_per_m2_k(&self, speed_m_per_s: f64) -> f64 {
@@ -273,6 +333,33 @@ mod tests {
             ],
             "{err}"
         );
+    }
+
+    /// Every name of `FIELDS` reaches its own field, in any case (that they are the serde
+    /// names is checked where files are read, in `gripline-config`).
+    #[test]
+    fn field_names_reach_their_fields() {
+        let defaults = TyreThermalParams::default();
+        for (i, name) in TyreThermalParams::FIELDS.iter().enumerate() {
+            let mut p = defaults.clone();
+            let value = 1000.0 + f64::from(u8::try_from(i).expect("few fields"));
+            *p.field_mut(&name.to_ascii_uppercase()).expect(name) = value;
+            let mut changed = 0;
+            for other in TyreThermalParams::FIELDS {
+                let mut a = p.clone();
+                let mut b = defaults.clone();
+                let (a, b) = (
+                    *a.field_mut(other).expect(other),
+                    *b.field_mut(other).expect(other),
+                );
+                if a.to_bits() != b.to_bits() {
+                    changed += 1;
+                    assert_eq!(other, *name);
+                }
+            }
+            assert_eq!(changed, 1, "{name}");
+        }
+        assert!(defaults.clone().field_mut("banana").is_none());
     }
 
     /// `h = h0 + h1 v^0.8`: 10 + 7 x 30^0.8 = 116.36 W/(m² K) at 30 m/s.
