@@ -220,6 +220,18 @@ impl Vehicle {
         &self.thermal
     }
 
+    /// Builds the car in `environment` (air and track temperatures; [`Vehicle::new`] uses
+    /// [`Environment::default`]) and puts it back at rest with new tyres at its air
+    /// temperature ([`Vehicle::reset_to`] at the present pose).
+    ///
+    /// # Errors
+    /// The problems with `environment`, paths under `environment`.
+    pub fn with_environment(mut self, environment: Environment) -> Result<Self, Violations> {
+        self.set_environment(environment)?;
+        self.reset_to(self.body.pose);
+        Ok(self)
+    }
+
     /// Air and track temperatures.
     pub fn environment(&self) -> Environment {
         self.environment

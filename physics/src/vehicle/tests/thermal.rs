@@ -105,3 +105,42 @@ fn bad_thermal_parameters_and_environments_are_refused_with_paths() {
     assert_eq!(err.0[0].path, "environment.ambient_temp_c");
     assert_eq!(v.environment(), Environment::default());
 }
+
+/// Built in a cold environment, the tyres start at its air temperature, their pressures set
+/// there; a warm track then heats a car standing on it (the treads by contact, the rest from
+/// the treads).
+#[test]
+fn the_environment_given_at_construction_sets_the_cold_tyres() {
+    let cold = Environment {
+        ambient_temp_c: 0.0,
+        track_temp_c: 40.0,
+    };
+    let mut v = car()
+        .with_tyre_thermal([Some(TyreThermalParams::default()), None])
+        .and_then(|v| v.with_environment(cold))
+        .expect("valid");
+    assert_eq!(v.environment(), cold);
+    for w in &v.snapshot().wheels {
+        assert_eq!(w.tread_temp_c, 0.0);
+    }
+    run(
+        &mut v,
+        &Controls::default(),
+        &FlatGround::default(),
+        60.0,
+        DT,
+    );
+    let s = v.snapshot();
+    // Track 40 °C, air 0 °C: the front treads settle between the two, above the carcass.
+    for w in &s.wheels[..2] {
+        assert!(w.tread_temp_c > 1.0 && w.tread_temp_c < 40.0, "{w:?}");
+        assert!(
+            w.carcass_temp_c > 0.0 && w.carcass_temp_c < w.tread_temp_c,
+            "{w:?}"
+        );
+    }
+    assert_eq!(
+        s.wheels[2].tread_temp_c, 0.0,
+        "no thermal model at the rear"
+    );
+}
