@@ -36,6 +36,7 @@ use super::brakes::{Abs, TractionControl, WheelSlipSensor};
 use super::chassis::{Pose, RigidBody};
 use super::params::{AidParams, GRAVITY, VehicleParams};
 use super::telemetry::{Snapshot, WheelTelemetry};
+use super::tyre_heat::TyreHeat;
 use super::wheel::{
     ContactGeometry, Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection,
     contact_damping_time, contact_kinematics, tyre_figures,
@@ -81,11 +82,8 @@ pub struct Vehicle {
     abs: Abs,
     tc: TractionControl,
     powertrain: Powertrain,
-    /// Thermal parameters of the `[front, rear]` tyres; `None`: no thermal model.
-    thermal_params: [Option<TyreThermalParams>; 2],
-    /// Thermal states `[FL, FR, RL, RR]` (kept at ambient for tyres without parameters).
-    thermal: [TyreThermalState; 4],
-    environment: Environment,
+    /// Tyre temperatures and wear, their parameters, and the environment.
+    tyre_heat: TyreHeat,
     time_s: f64,
     snapshot: Snapshot,
 }
@@ -173,9 +171,7 @@ impl Vehicle {
             ground_hints: GroundHints::default(),
             abs: Abs::default(),
             tc: TractionControl::default(),
-            thermal_params: [None, None],
-            thermal: [TyreThermalState::cold(Environment::default().ambient_temp_c); 4],
-            environment: Environment::default(),
+            tyre_heat: TyreHeat::default(),
             time_s: 0.0,
             snapshot: Snapshot::default(),
             params,
@@ -195,29 +191,21 @@ impl Vehicle {
         mut self,
         thermal: [Option<TyreThermalParams>; 2],
     ) -> Result<Self, Violations> {
-        let mut v = Validator::default();
-        v.within("tyres", |v| {
-            for (name, t) in [("front", &thermal[0]), ("rear", &thermal[1])] {
-                if let Some(t) = t {
-                    v.within(name, |v| v.nested("thermal", t));
-                }
-            }
-        });
-        v.finish()?;
-        self.thermal_params = thermal;
+        TyreHeat::check_params(&thermal)?;
+        self.tyre_heat.set_params(thermal);
         self.reset_to(self.body.pose);
         Ok(self)
     }
 
     /// The thermal parameters of the `[front, rear]` tyres (`None`: no thermal model).
     pub fn tyre_thermal_params(&self) -> &[Option<TyreThermalParams>; 2] {
-        &self.thermal_params
+        self.tyre_heat.params()
     }
 
     /// Thermal states of the tyres `[FL, FR, RL, RR]`; a tyre without thermal parameters stays
     /// at the ambient temperature of its last reset and never wears.
     pub fn tyre_thermal_states(&self) -> &[TyreThermalState; 4] {
-        &self.thermal
+        self.tyre_heat.states()
     }
 
     /// Builds the car in `environment` (air and track temperatures; [`Vehicle::new`] uses
@@ -234,7 +222,7 @@ impl Vehicle {
 
     /// Air and track temperatures.
     pub fn environment(&self) -> Environment {
-        self.environment
+        self.tyre_heat.environment()
     }
 
     /// Sets the air and track temperatures from the next step on. The tyres keep their
@@ -244,11 +232,7 @@ impl Vehicle {
     /// # Errors
     /// The problems with `environment`, paths under `environment`; the present one stays.
     pub fn set_environment(&mut self, environment: Environment) -> Result<(), Violations> {
-        let mut v = Validator::default();
-        v.nested("environment", &environment);
-        v.finish()?;
-        self.environment = environment;
-        Ok(())
+        self.tyre_heat.set_environment(environment)
     }
 
     /// The parameters the vehicle was built with.
@@ -395,7 +379,7 @@ impl Vehicle {
         self.powertrain.reset(self.params.powertrain.gearbox.mode);
         self.powertrain
             .set_fuel_mass_kg(self.params.chassis.fuel_mass_kg);
-        self.thermal = [TyreThermalState::cold(self.environment.ambient_temp_c); 4];
+        self.tyre_heat.reset();
         self.time_s = 0.0;
         self.snapshot = Snapshot {
             position,
@@ -403,28 +387,10 @@ impl Vehicle {
             mass_kg: self.mass_kg(),
             ..Snapshot::default()
         };
-        for i in 0..4 {
-            let mut w = self.snapshot.wheels[i];
-            self.thermal_telemetry(i, &mut w);
-            self.snapshot.wheels[i] = w;
+        for (i, w) in self.snapshot.wheels.iter_mut().enumerate() {
+            let set_pressure = self.params.axle(i / 2).wheel.tyre_pressure_pa;
+            self.tyre_heat.telemetry(i, set_pressure, w);
         }
-    }
-
-    /// The thermal fields of wheel `i`'s telemetry from its state now.
-    fn thermal_telemetry(&self, i: usize, w: &mut WheelTelemetry) {
-        let axle = self.corners[i].axle;
-        let cold = self.params.axle(axle).wheel.tyre_pressure_pa;
-        let state = &self.thermal[i];
-        w.thermal_model = self.thermal_params[axle].is_some();
-        w.tread_temp_c = state.tread_temp_c;
-        w.carcass_temp_c = state.carcass_temp_c;
-        w.gas_temp_c = state.gas_temp_c;
-        w.rim_temp_c = state.rim_temp_c;
-        w.wear = state.wear;
-        (w.pressure_pa, w.grip_factor) = match &self.thermal_params[axle] {
-            Some(t) => (state.pressure_pa(cold), state.grip_factor(t)),
-            None => (cold, 1.0),
-        };
     }
 
     /// Sets the car moving straight ahead at `speed` (m/s, negative backwards) along its body
@@ -557,16 +523,9 @@ impl Vehicle {
             let slip = wp.transient_slip(&self.deflections[i], k.vx, vsx, vsy, damping_time);
             let surface = c.surface.properties();
             // Without thermal parameters: the set pressure and the road's friction, untouched.
-            let (pressure, mu_scale) = match &self.thermal_params[corner.axle] {
-                None => (wp.tyre_pressure_pa, surface.friction_scale),
-                Some(t) => {
-                    let state = &self.thermal[i];
-                    (
-                        state.pressure_pa(wp.tyre_pressure_pa),
-                        surface.friction_scale * state.grip_factor(t),
-                    )
-                }
-            };
+            let (pressure, mu_scale) =
+                self.tyre_heat
+                    .tyre_conditions(i, wp.tyre_pressure_pa, surface.friction_scale);
             let input = TireInput {
                 fz,
                 kappa: slip.kappa,
@@ -734,21 +693,18 @@ impl Vehicle {
 
         // 9. Tyre temperatures and wear.
         let air_speed = self.body.velocity.length();
-        for i in 0..4 {
-            if let Some(t) = &self.thermal_params[self.corners[i].axle] {
-                let spin = self.spins[i].omega.abs();
-                let loads = ThermalLoads {
-                    sliding_power_w: sliding_w[i],
-                    rolling_loss_power_w: rolling[i] * spin,
-                    brake_power_w: wheels[i].brake_torque_n_m * spin,
-                    air_speed_m_per_s: air_speed,
-                    in_contact: wheels[i].load_n > 0.0,
-                };
-                self.thermal[i].step(t, &loads, &self.environment, dt);
-            }
-            let mut w = wheels[i];
-            self.thermal_telemetry(i, &mut w);
-            wheels[i] = w;
+        for (i, w) in wheels.iter_mut().enumerate() {
+            let spin = self.spins[i].omega.abs();
+            let loads = ThermalLoads {
+                sliding_power_w: sliding_w[i],
+                rolling_loss_power_w: rolling[i] * spin,
+                brake_power_w: w.brake_torque_n_m * spin,
+                air_speed_m_per_s: air_speed,
+                in_contact: w.load_n > 0.0,
+            };
+            self.tyre_heat.advance(i, &loads, dt);
+            self.tyre_heat
+                .telemetry(i, p.axle(i / 2).wheel.tyre_pressure_pa, w);
         }
         let q_new = self.body.pose.orientation;
         let to_body = q_new.inverse();
