@@ -37,13 +37,27 @@
 //! `PRESSURE` unit, pressures are in `FORCE/LENGTH²`. Angles must be in radians: a file in
 //! degrees is refused, since every camber and slip-angle coefficient would need its own
 //! conversion.
+//!
+//! # Gripline's thermal section
+//!
+//! An optional `[GRIPLINE_THERMAL]` section gives the tyre a thermal, grip-window and wear
+//! model ([`TyreThermalParams`]; see `gripline_physics::tire::thermal`). Its keys are the
+//! parameter names (`OPTIMUM_TEMP_C = 85`, `TREAD_HEAT_CAPACITY_J_PER_K = 4000`, any case),
+//! always in the SI units and degrees Celsius their names say (`[UNITS]` does not apply);
+//! keys it does not give take the defaults of a street performance tyre, so an empty section
+//! gives those. A value must be a finite number (an error with its line otherwise), an unknown
+//! key in the section is ignored with a warning, and values out of range are refused with
+//! their key (`[GRIPLINE_THERMAL].optimum_temp_c must be ...`). Other programs that read
+//! `.tir` files skip sections they do not know, as this parser does. A file without the
+//! section has no thermal model: the tyre behaves exactly as it always did.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use gripline_physics::tire::magic_formula::{Dimension, MagicFormula, MfCoefficients, MfVersion};
-use gripline_physics::validate::{Validate, Violations};
+use gripline_physics::tire::thermal::TyreThermalParams;
+use gripline_physics::validate::{Validate, Validator, Violations};
 
 /// A `.tir` file read into a tyre model.
 #[derive(Clone, Debug)]
@@ -65,6 +79,8 @@ pub struct ParsedTir {
     pub header: Vec<(String, String)>,
     /// Coefficient keys the file does not give, which took `MFeval`'s defaults.
     pub defaulted: Vec<&'static str>,
+    /// The thermal model of the `[GRIPLINE_THERMAL]` section, if the file has one.
+    pub thermal: Option<TyreThermalParams>,
 }
 
 /// The units of a `.tir` file's `[UNITS]` section, as written (SI when absent).
@@ -187,6 +203,9 @@ pub enum TirError {
         violations: Violations,
     },
 }
+
+/// The section of Gripline's thermal parameters.
+const THERMAL_SECTION: &str = "GRIPLINE_THERMAL";
 
 /// Keys a Magic Formula file of any version must give.
 const REQUIRED: &[&str] = &[
@@ -395,6 +414,8 @@ struct Parser {
     tyre_side: Option<String>,
     /// Declared units, with their line.
     units: HashMap<&'static str, (String, usize)>,
+    /// The `[GRIPLINE_THERMAL]` section's parameters, once its header was seen.
+    thermal: Option<TyreThermalParams>,
 }
 
 /// `key` in `list`, as the `'static` string of the list.
@@ -435,6 +456,7 @@ impl Parser {
             fittyp: None,
             tyre_side: None,
             units: HashMap::new(),
+            thermal: None,
         }
     }
 
@@ -489,6 +511,9 @@ impl Parser {
                     ));
                 }
                 section = name.to_ascii_uppercase();
+                if section == THERMAL_SECTION && self.thermal.is_none() {
+                    self.thermal = Some(TyreThermalParams::default());
+                }
                 skipping_table = section == "SHAPE";
                 if skipping_table {
                     self.warn(
@@ -541,6 +566,9 @@ impl Parser {
         }
         let key = key_text.to_ascii_uppercase();
         let value = self.value(rest.trim_start(), line_no, &key)?;
+        if section == THERMAL_SECTION {
+            return self.thermal_value(&key, &value, line_no);
+        }
 
         if let Some(quantity) = find_key(UNIT_KEYS, &key)
             && (section == "UNITS" || matches!(value, Value::Quoted(_)))
@@ -613,6 +641,39 @@ impl Parser {
                 Some(&key),
                 format!("unknown key {key} ignored"),
             );
+        }
+        Ok(())
+    }
+
+    /// One `KEY = value` line of the `[GRIPLINE_THERMAL]` section.
+    fn thermal_value(&mut self, key: &str, value: &Value, line_no: usize) -> Result<(), TirError> {
+        let number = match value {
+            Value::Bare(s) => parse_number(s),
+            Value::Quoted(_) => None,
+        }
+        .ok_or_else(|| {
+            self.syntax(
+                line_no,
+                format!(
+                    "expected a finite number for {key} in [{THERMAL_SECTION}], found `{}`",
+                    value.text()
+                ),
+            )
+        })?;
+        let field = self
+            .thermal
+            .get_or_insert_with(TyreThermalParams::default)
+            .field_mut(key);
+        match field {
+            Some(field) => *field = number,
+            None => self.warn(
+                Some(line_no),
+                Some(key),
+                format!(
+                    "unknown key {key} in [{THERMAL_SECTION}] ignored (known: {})",
+                    TyreThermalParams::FIELDS.join(", ").to_ascii_uppercase()
+                ),
+            ),
         }
         Ok(())
     }
@@ -787,6 +848,14 @@ impl Parser {
             file: self.file.clone(),
             violations,
         })?;
+        if let Some(thermal) = &self.thermal {
+            let mut v = Validator::with_root(&format!("[{THERMAL_SECTION}]"));
+            thermal.validate(&mut v);
+            v.finish().map_err(|violations| TirError::Invalid {
+                file: self.file.clone(),
+                violations,
+            })?;
+        }
 
         let mut units = TirUnits::default();
         for (quantity, (unit, _)) in &self.units {
@@ -808,6 +877,7 @@ impl Parser {
             units,
             header: self.header,
             defaulted,
+            thermal: self.thermal,
         })
     }
 }

@@ -7,8 +7,13 @@
 //!     name: "Calspan 155SR13 (radial)",
 //!     description: "Table 1 of the Calspan composite-slip model, converted to SI",
 //!     model: Calspan(( /* the model's fields */ )),
+//!     // Optional: a thermal, grip-window and wear model; absent, the tyre has none.
+//!     thermal: Some((optimum_temp_c: 85.0 /* fields not given take the defaults */)),
 //! )
 //! ```
+//!
+//! The thermal parameters are those of `gripline_physics::tire::thermal::TyreThermalParams`;
+//! `.tir` files give them in a `[GRIPLINE_THERMAL]` section (see [`crate::tir`]).
 //!
 //! Families: `SimplifiedPacejka`, `Brush`, `Calspan`, `SlipVelocity`, `FrictionTable`. The
 //! parameters are validated after parsing; every error names the file, and the line and
@@ -16,6 +21,7 @@
 
 use std::path::{Path, PathBuf};
 
+use gripline_physics::tire::thermal::TyreThermalParams;
 use gripline_physics::tire::{
     BrushTire, CalspanTire, FrictionTableTire, SimplifiedPacejka, SlipVelocityTire, Tire,
 };
@@ -36,6 +42,10 @@ pub struct TyreFile {
     pub description: String,
     /// The model and its parameters.
     pub model: TyreModelSpec,
+    /// Thermal, grip-window and wear parameters; `None` (or absent): no thermal model, the
+    /// tyre behaves exactly as without this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thermal: Option<TyreThermalParams>,
 }
 
 /// The model of a RON tyre file (Magic Formula tyres come as `.tir` files instead).
@@ -85,6 +95,8 @@ pub struct LoadedTyre {
     pub source: PathBuf,
     /// The model.
     pub tire: Tire,
+    /// Its thermal model, if the file gives one (RON `thermal`, `.tir` `[GRIPLINE_THERMAL]`).
+    pub thermal: Option<TyreThermalParams>,
     /// Non-fatal remarks from loading (unknown `.tir` keys and such), each naming its place.
     pub warnings: Vec<String>,
 }
@@ -107,6 +119,9 @@ pub fn parse_tyre_ron(text: &str, path: &Path) -> Result<TyreFile, ConfigError> 
             TyreModelSpec::FrictionTable(m) => m.validate(v),
         });
     });
+    if let Some(thermal) = &file.thermal {
+        v.nested("thermal", thermal);
+    }
     v.finish().map_err(|violations| ConfigError::Invalid {
         path: path.to_owned(),
         violations,
@@ -135,6 +150,7 @@ pub fn load_tyre(path: &Path) -> Result<LoadedTyre, ConfigError> {
                 source: path.to_owned(),
                 warnings: parsed.warnings.iter().map(ToString::to_string).collect(),
                 tire: Tire::MagicFormula(Box::new(parsed.model)),
+                thermal: parsed.thermal,
             })
         }
         Some("ron") => {
@@ -144,6 +160,7 @@ pub fn load_tyre(path: &Path) -> Result<LoadedTyre, ConfigError> {
                 name: file.name,
                 source: path.to_owned(),
                 tire: file.model.into_tire(),
+                thermal: file.thermal,
                 warnings: Vec::new(),
             })
         }
@@ -198,9 +215,66 @@ mod tests {
             name: "Brush".into(),
             description: String::new(),
             model: TyreModelSpec::Brush(BrushTire::default()),
+            thermal: None,
         };
         let text = crate::ron_text::to_pretty(&file).unwrap();
+        assert!(!text.contains("thermal"), "{text}");
         assert_eq!(parse(&text).unwrap(), file);
+        let warm = TyreFile {
+            thermal: Some(TyreThermalParams::default()),
+            ..file
+        };
+        let text = crate::ron_text::to_pretty(&warm).unwrap();
+        assert_eq!(parse(&text).unwrap(), warm);
+        // The file's field names are the physics' list of them, in order.
+        let mut rest = text.as_str();
+        for name in TyreThermalParams::FIELDS {
+            let at = rest
+                .find(&format!("{name}:"))
+                .unwrap_or_else(|| panic!("{name} in {text}"));
+            rest = &rest[at + name.len()..];
+        }
+    }
+
+    #[test]
+    fn thermal_fields_default_and_bad_values_are_reported_with_paths() {
+        let text = r#"(
+            name: "x",
+            model: Brush((mu: 1.0, patch_length_m: 0.15, tread_stiffness_n_per_m2: 5e6)),
+            thermal: Some((optimum_temp_c: 95.0)),
+        )"#;
+        let thermal = parse(text).unwrap().thermal.expect("a thermal model");
+        assert!((thermal.optimum_temp_c - 95.0).abs() < 1e-12);
+        assert!(
+            (thermal.window_half_width_c - TyreThermalParams::default().window_half_width_c).abs()
+                < 1e-12
+        );
+        let text = r#"(
+            name: "x",
+            model: Brush((mu: 1.0, patch_length_m: 0.15, tread_stiffness_n_per_m2: 5e6)),
+            thermal: Some((optimum_temp_c: -1000.0, gas_heat_capacity_j_per_k: -1.0, min_grip_factor: 2.0)),
+        )"#;
+        let err = parse(text).unwrap_err();
+        let ConfigError::Invalid { violations, .. } = &err else {
+            panic!("expected invalid values, got {err}");
+        };
+        let paths: Vec<_> = violations.0.iter().map(|v| v.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "thermal.gas_heat_capacity_j_per_k",
+                "thermal.optimum_temp_c",
+                "thermal.min_grip_factor",
+                "thermal.min_grip_factor",
+            ],
+            "{err}"
+        );
+        let err = parse(r#"(name: "x", model: Brush((mu: 1.0, patch_length_m: 0.15, tread_stiffness_n_per_m2: 5e6)), thermal: Some((optimum_temp_c: "hot")))"#)
+            .unwrap_err();
+        assert!(matches!(err, ConfigError::Syntax { .. }), "{err}");
+        let err = parse(r#"(name: "x", model: Brush((mu: 1.0, patch_length_m: 0.15, tread_stiffness_n_per_m2: 5e6)), thermal: Some((optimum: 80.0)))"#)
+            .unwrap_err();
+        assert!(err.to_string().contains("optimum"), "{err}");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use gripline_physics::tire::Tire;
+use gripline_physics::tire::thermal::TyreThermalParams;
 use gripline_physics::validate::{Validate, Validator};
 use gripline_physics::vehicle::{Vehicle, VehicleParams};
 
@@ -21,6 +22,8 @@ pub struct LoadedVehicle {
     pub params: VehicleParams,
     /// Front and rear tyre models.
     pub tires: [Tire; 2],
+    /// Front and rear tyres' thermal models, from their files (`None`: the tyre has none).
+    pub thermal: [Option<TyreThermalParams>; 2],
     /// Where the vehicle file was.
     pub source: PathBuf,
     /// Every file the vehicle was read from: the vehicle file, then its front and rear tyre
@@ -31,17 +34,17 @@ pub struct LoadedVehicle {
 }
 
 impl LoadedVehicle {
-    /// A new vehicle at the origin, at rest.
+    /// A new vehicle at the origin, at rest, its tyres with their thermal models.
     ///
     /// # Errors
     /// The physics crate's checks of the combination of parameters and tyres.
     pub fn build(&self) -> Result<Vehicle, ConfigError> {
-        Vehicle::new(self.params.clone(), self.tires.clone()).map_err(|violations| {
-            ConfigError::Invalid {
+        Vehicle::new(self.params.clone(), self.tires.clone())
+            .and_then(|vehicle| vehicle.with_tyre_thermal(self.thermal.clone()))
+            .map_err(|violations| ConfigError::Invalid {
                 path: self.source.clone(),
                 violations,
-            }
-        })
+            })
     }
 }
 
@@ -92,17 +95,19 @@ pub fn load_vehicle(path: &Path) -> Result<LoadedVehicle, ConfigError> {
     let params = parse_vehicle_ron(&ron_text::read(path)?, path)?;
     let mut warnings = Vec::new();
     let mut files = vec![path.to_owned()];
-    let mut load = |name: &str| -> Result<Tire, ConfigError> {
+    let mut load = |name: &str| -> Result<(Tire, Option<TyreThermalParams>), ConfigError> {
         let tyre_path = resolve_tyre_of(path, name)?;
         let tyre = load_tyre(&tyre_path)?;
         files.push(tyre_path);
         warnings.extend(tyre.warnings);
-        Ok(tyre.tire.with_input_limits(true))
+        Ok((tyre.tire.with_input_limits(true), tyre.thermal))
     };
-    let tires = [load(&params.front_tyre)?, load(&params.rear_tyre)?];
+    let (front, front_thermal) = load(&params.front_tyre)?;
+    let (rear, rear_thermal) = load(&params.rear_tyre)?;
     let loaded = LoadedVehicle {
         params,
-        tires,
+        tires: [front, rear],
+        thermal: [front_thermal, rear_thermal],
         source: path.to_owned(),
         files,
         warnings,

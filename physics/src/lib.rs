@@ -13,6 +13,7 @@
 //! - [`controls`]: what the driver does in one tick.
 //! - [`driver`]: the driver model (path following, speed planning) for headless runs.
 //! - [`ground`]: what the wheels stand on, and the surfaces; the triangle-mesh ground.
+//! - [`environment`]: air and track temperatures.
 //! - [`track`]: track layouts and what they build: ground mesh, centre line, objects, references.
 //! - [`powertrain`]: engine, clutch, gearbox, differentials and wheel spin.
 //! - [`vehicle`]: the vehicle model: chassis, suspension, wheels, steering, brakes, aero, and
@@ -21,6 +22,7 @@
 
 pub mod controls;
 pub mod driver;
+pub mod environment;
 pub mod ground;
 pub mod powertrain;
 pub mod tire;

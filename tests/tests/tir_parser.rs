@@ -466,6 +466,71 @@ fn bom_and_cr_only_line_ends() {
     assert!(parse_tir(&text, "mac.tir").is_ok());
 }
 
+/// `[GRIPLINE_THERMAL]`: its keys set Gripline's thermal model, the rest take the
+/// defaults, unknown keys warn, and the Magic Formula keys after it are read as before.
+#[test]
+fn thermal_section_sets_its_keys_and_defaults_the_rest() {
+    let parsed = parse_tir(MINIMAL, "mini.tir").unwrap();
+    assert!(parsed.thermal.is_none(), "no section, no thermal model");
+    let text = format!(
+        "{MINIMAL}[GRIPLINE_THERMAL]\nOPTIMUM_TEMP_C = 90 $ a comment\n\
+         window_half_width_c = 45\nBANANA = 3\n[MODEL]\nLONGVL = 16.7\n"
+    );
+    let parsed = parse_tir(&text, "t.tir").unwrap();
+    let thermal = parsed.thermal.expect("the section gives a thermal model");
+    assert!((thermal.optimum_temp_c - 90.0).abs() < 1e-12);
+    assert!((thermal.window_half_width_c - 45.0).abs() < 1e-12);
+    let defaults = gripline_physics::tire::thermal::TyreThermalParams::default();
+    assert!(
+        (thermal.tread_heat_capacity_j_per_k - defaults.tread_heat_capacity_j_per_k).abs() < 1e-12
+    );
+    // The keys after the section went back to the Magic Formula.
+    assert!((parsed.model.coefficients().longvl - 16.7).abs() < 1e-12);
+    let banana = parsed
+        .warnings
+        .iter()
+        .find(|w| w.key.as_deref() == Some("BANANA"))
+        .expect("a warning for BANANA");
+    assert_eq!(banana.line, Some(24));
+    assert!(banana.message.contains("GRIPLINE_THERMAL"), "{banana}");
+    let empty = parse_tir(&format!("{MINIMAL}[gripline_thermal]\n"), "e.tir").unwrap();
+    assert_eq!(empty.thermal, Some(defaults));
+}
+
+/// NaN, text, overflow and out-of-range thermal values: an error naming the line or the key,
+/// never a panic.
+#[test]
+fn bad_thermal_values_are_errors_not_panics() {
+    for (line, expected) in [
+        (
+            "OPTIMUM_TEMP_C = nan",
+            "t.tir:22: expected a finite number for OPTIMUM_TEMP_C",
+        ),
+        (
+            "OPTIMUM_TEMP_C = 'hot'",
+            "t.tir:22: expected a finite number for OPTIMUM_TEMP_C",
+        ),
+        (
+            "OPTIMUM_TEMP_C = 1e400",
+            "t.tir:22: expected a finite number for OPTIMUM_TEMP_C",
+        ),
+        (
+            "TREAD_HEAT_CAPACITY_J_PER_K = -4000",
+            "t.tir: invalid coefficients: [GRIPLINE_THERMAL].tread_heat_capacity_j_per_k \
+             must be finite and positive",
+        ),
+        (
+            "SLIDING_HEAT_TO_TYRE_FRACTION = 2",
+            "t.tir: invalid coefficients: [GRIPLINE_THERMAL].sliding_heat_to_tyre_fraction \
+             must be between 0 and 1 (is 2)",
+        ),
+    ] {
+        let text = format!("{MINIMAL}[GRIPLINE_THERMAL]\n{line}\n");
+        let err = parse_tir(&text, "t.tir").expect_err(line).to_string();
+        assert!(err.starts_with(expected), "{line}: {err}");
+    }
+}
+
 fn no_persistence(cases: u32) -> ProptestConfig {
     ProptestConfig {
         cases,

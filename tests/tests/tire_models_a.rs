@@ -3,6 +3,7 @@
 //! sensible forces at a typical operating point.
 
 use gripline_physics::tire::calspan::CalspanImperialTable;
+use gripline_physics::tire::thermal::TyreThermalParams;
 use gripline_physics::tire::{BrushTire, CalspanTire, SimplifiedPacejka, TireInput, TireModel};
 use gripline_physics::validate::Validate;
 use serde::Deserialize;
@@ -15,6 +16,8 @@ struct TyreFile {
     #[serde(default)]
     description: String,
     model: Model,
+    #[serde(default)]
+    thermal: Option<TyreThermalParams>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -34,6 +37,11 @@ fn load(file: &str) -> TyreFile {
         !parsed.description.trim().is_empty(),
         "{file}: empty description"
     );
+    if let Some(thermal) = &parsed.thermal {
+        thermal
+            .check()
+            .unwrap_or_else(|e| panic!("{file}: thermal: {e}"));
+    }
     parsed
 }
 

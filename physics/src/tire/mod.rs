@@ -36,6 +36,13 @@
 //! | [`friction_table`] | friction by slip ratio and slip angle, interpolated points | seed 004 |
 //!
 //! [`Tire`] wraps any of them behind static dispatch for the 1 kHz loop.
+//!
+//! # Temperature, pressure and wear
+//!
+//! [`thermal`] adds, per tyre and only where its file gives thermal parameters, tread,
+//! carcass, gas and rim temperatures, the hot gas pressure and wear. It acts on every family
+//! through the inputs alone: the hot pressure replaces [`TireInput::pressure`] and the grip
+//! factor scales [`TireInput::mu_scale`].
 
 pub mod brush;
 pub mod calspan;
@@ -43,6 +50,7 @@ pub mod friction_table;
 pub mod magic_formula;
 pub mod simplified_pacejka;
 pub mod slip_velocity;
+pub mod thermal;
 pub mod trail;
 
 use crate::validate::{Validate, Validator};

@@ -28,6 +28,7 @@
 //! | [`body_contact`] | penalty contact of the body box with the ground |
 //! | [`sound`] | cylinders, firing pattern and sound character, for the `audio` crate |
 //! | [`telemetry`] | [`Snapshot`] |
+//! | `tyre_heat` | the tyres' thermal states and the environment, as the step uses them |
 //! | [`model`] | [`Vehicle`] and its step |
 //!
 //! # Model limits
@@ -49,6 +50,7 @@ pub mod steering;
 pub mod steering_feel;
 pub mod suspension;
 pub mod telemetry;
+mod tyre_heat;
 pub mod wheel;
 
 #[cfg(test)]

@@ -19,6 +19,10 @@
 //! 6. Tread deflections advance with the new spins.
 //! 7. Aerodynamic and body-contact forces; gravity; the rigid body advances.
 //! 8. Steering-column torque from the front tyres; telemetry.
+//! 9. Tyres with thermal parameters: temperatures and wear advance with this step's sliding,
+//!    rolling and brake powers; the next step's tyre inputs use the new hot pressure and grip
+//!    factor (see [`crate::tire::thermal`]). Tyres without them skip all of it and see the set
+//!    pressure and the road's friction unchanged.
 //!
 //! Everything lives in fixed-size arrays: the step allocates nothing, reads no clock and uses
 //! no randomness, so the same inputs give bit-identical states.
@@ -32,13 +36,16 @@ use super::brakes::{Abs, TractionControl, WheelSlipSensor};
 use super::chassis::{Pose, RigidBody};
 use super::params::{AidParams, GRAVITY, VehicleParams};
 use super::telemetry::{Snapshot, WheelTelemetry};
+use super::tyre_heat::TyreHeat;
 use super::wheel::{
     ContactGeometry, Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection,
     contact_damping_time, contact_kinematics, tyre_figures,
 };
 use crate::controls::Controls;
+use crate::environment::Environment;
 use crate::ground::{Ground, RayHint};
 use crate::powertrain::{Drivetrain, Powertrain, WheelLoad, WheelSpin};
+use crate::tire::thermal::{ThermalLoads, TyreThermalParams, TyreThermalState};
 use crate::tire::{Tire, TireInput, TireModel, TireOutput};
 use crate::validate::{Validate, Validator, Violations};
 
@@ -75,6 +82,8 @@ pub struct Vehicle {
     abs: Abs,
     tc: TractionControl,
     powertrain: Powertrain,
+    /// Tyre temperatures and wear, their parameters, and the environment.
+    tyre_heat: TyreHeat,
     time_s: f64,
     snapshot: Snapshot,
 }
@@ -162,12 +171,68 @@ impl Vehicle {
             ground_hints: GroundHints::default(),
             abs: Abs::default(),
             tc: TractionControl::default(),
+            tyre_heat: TyreHeat::default(),
             time_s: 0.0,
             snapshot: Snapshot::default(),
             params,
         };
         vehicle.reset_to(Pose::from_position_yaw(DVec3::new(0.0, 0.0, h), 0.0));
         Ok(vehicle)
+    }
+
+    /// Gives the `[front, rear]` tyres their thermal parameters (from their tyre files; `None`
+    /// keeps a tyre without thermal model, exactly as [`Vehicle::new`] builds it), and puts the
+    /// car back at rest with cold, new tyres ([`Vehicle::reset_to`] at the present pose).
+    ///
+    /// # Errors
+    /// Every problem in the parameters, with paths `tyres.front.thermal.<field>` and
+    /// `tyres.rear.thermal.<field>`.
+    pub fn with_tyre_thermal(
+        mut self,
+        thermal: [Option<TyreThermalParams>; 2],
+    ) -> Result<Self, Violations> {
+        TyreHeat::check_params(&thermal)?;
+        self.tyre_heat.set_params(thermal);
+        self.reset_to(self.body.pose);
+        Ok(self)
+    }
+
+    /// The thermal parameters of the `[front, rear]` tyres (`None`: no thermal model).
+    pub fn tyre_thermal_params(&self) -> &[Option<TyreThermalParams>; 2] {
+        self.tyre_heat.params()
+    }
+
+    /// Thermal states of the tyres `[FL, FR, RL, RR]`; a tyre without thermal parameters stays
+    /// at the ambient temperature of its last reset and never wears.
+    pub fn tyre_thermal_states(&self) -> &[TyreThermalState; 4] {
+        self.tyre_heat.states()
+    }
+
+    /// Builds the car in `environment` (air and track temperatures; [`Vehicle::new`] uses
+    /// [`Environment::default`]) and puts it back at rest with new tyres at its air
+    /// temperature ([`Vehicle::reset_to`] at the present pose).
+    ///
+    /// # Errors
+    /// The problems with `environment`, paths under `environment`.
+    pub fn with_environment(mut self, environment: Environment) -> Result<Self, Violations> {
+        self.set_environment(environment)?;
+        self.reset_to(self.body.pose);
+        Ok(self)
+    }
+
+    /// Air and track temperatures.
+    pub fn environment(&self) -> Environment {
+        self.tyre_heat.environment()
+    }
+
+    /// Sets the air and track temperatures from the next step on. The tyres keep their
+    /// temperatures and move towards the new ones; a reset sets them to the new air
+    /// temperature (their cold pressures are then taken as set at it).
+    ///
+    /// # Errors
+    /// The problems with `environment`, paths under `environment`; the present one stays.
+    pub fn set_environment(&mut self, environment: Environment) -> Result<(), Violations> {
+        self.tyre_heat.set_environment(environment)
     }
 
     /// The parameters the vehicle was built with.
@@ -283,7 +348,8 @@ impl Vehicle {
 
     /// Puts the car at `pose` (CG position and `world_from_body`), at rest: velocities, wheel
     /// spins, tyre deflections, aids and powertrain reset (gearbox mode back to the
-    /// parameters'), time back to zero. Allocates nothing.
+    /// parameters'), tyres new and at the air temperature, time back to zero. Allocates
+    /// nothing.
     pub fn reset_to(&mut self, pose: Pose) {
         let orientation = if pose.orientation.is_finite() {
             pose.orientation.normalize()
@@ -313,6 +379,7 @@ impl Vehicle {
         self.powertrain.reset(self.params.powertrain.gearbox.mode);
         self.powertrain
             .set_fuel_mass_kg(self.params.chassis.fuel_mass_kg);
+        self.tyre_heat.reset();
         self.time_s = 0.0;
         self.snapshot = Snapshot {
             position,
@@ -320,6 +387,10 @@ impl Vehicle {
             mass_kg: self.mass_kg(),
             ..Snapshot::default()
         };
+        for (i, w) in self.snapshot.wheels.iter_mut().enumerate() {
+            let set_pressure = self.params.axle(i / 2).wheel.tyre_pressure_pa;
+            self.tyre_heat.telemetry(i, set_pressure, w);
+        }
     }
 
     /// Sets the car moving straight ahead at `speed` (m/s, negative backwards) along its body
@@ -402,6 +473,7 @@ impl Vehicle {
         let mut wheels = [WheelTelemetry::default(); 4];
         let mut contact_speeds = [(0.0, 0.0); 4];
         let mut rolling = [0.0; 4];
+        let mut sliding_w = [0.0; 4];
         let mut fx_per_spin = [0.0; 4];
         let mut headings = [DVec3::ZERO; 4];
         for i in 0..4 {
@@ -450,6 +522,10 @@ impl Vehicle {
             );
             let slip = wp.transient_slip(&self.deflections[i], k.vx, vsx, vsy, damping_time);
             let surface = c.surface.properties();
+            // Without thermal parameters: the set pressure and the road's friction, untouched.
+            let (pressure, mu_scale) =
+                self.tyre_heat
+                    .tyre_conditions(i, wp.tyre_pressure_pa, surface.friction_scale);
             let input = TireInput {
                 fz,
                 kappa: slip.kappa,
@@ -460,8 +536,8 @@ impl Vehicle {
                 } else {
                     k.vx.max(TYRE_MIN_SPEED_M_PER_S)
                 },
-                pressure: wp.tyre_pressure_pa,
-                mu_scale: surface.friction_scale,
+                pressure,
+                mu_scale,
             };
             let tire = &self.tires[corner.axle];
             let mut out = tire.evaluate(&input);
@@ -469,6 +545,7 @@ impl Vehicle {
                 out = TireOutput::default();
             }
             outputs[i] = out;
+            sliding_w[i] = ThermalLoads::sliding_power_w(out.fx, out.fy, vsx, vsy);
             // How the force follows the spin through the standstill damper (N·s/m·rad⁻¹·m, i.e.
             // N per rad/s): the tyre's local slope in kappa, where rising (beyond the peak the
             // damper no longer stiffens the coupling), times `dkappa / domega`.
@@ -612,6 +689,22 @@ impl Vehicle {
         );
         for (w, s) in wheels.iter_mut().zip(&self.spins) {
             w.spin_rad_per_s = s.omega;
+        }
+
+        // 9. Tyre temperatures and wear.
+        let air_speed = self.body.velocity.length();
+        for (i, w) in wheels.iter_mut().enumerate() {
+            let spin = self.spins[i].omega.abs();
+            let loads = ThermalLoads {
+                sliding_power_w: sliding_w[i],
+                rolling_loss_power_w: rolling[i] * spin,
+                brake_power_w: w.brake_torque_n_m * spin,
+                air_speed_m_per_s: air_speed,
+                in_contact: w.load_n > 0.0,
+            };
+            self.tyre_heat.advance(i, &loads, dt);
+            self.tyre_heat
+                .telemetry(i, p.axle(i / 2).wheel.tyre_pressure_pa, w);
         }
         let q_new = self.body.pose.orientation;
         let to_body = q_new.inverse();

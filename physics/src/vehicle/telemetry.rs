@@ -46,6 +46,25 @@ pub struct WheelTelemetry {
     pub centre_position: DVec3,
     /// Brake torque capacity applied this tick, after ABS (N·m).
     pub brake_torque_n_m: f64,
+    /// Whether the tyre has a thermal model (thermal parameters in its file). Without one the
+    /// temperatures below read the air temperature at the last reset, the pressure the set
+    /// pressure, the wear 0 and the grip factor 1.
+    pub thermal_model: bool,
+    /// Tread (surface layer) temperature (°C).
+    pub tread_temp_c: f64,
+    /// Carcass temperature (°C).
+    pub carcass_temp_c: f64,
+    /// Inflation gas temperature (°C).
+    pub gas_temp_c: f64,
+    /// Rim temperature (°C).
+    pub rim_temp_c: f64,
+    /// Inflation pressure now, hot, gauge (Pa).
+    pub pressure_pa: f64,
+    /// Fraction of the tread used (-), 0 new to 1 worn out.
+    pub wear: f64,
+    /// Factor on the road's friction from tread temperature and wear (-), 1 at the optimum
+    /// temperature when new.
+    pub grip_factor: f64,
 }
 
 /// The vehicle after a step.

@@ -11,6 +11,7 @@
 mod dynamics;
 mod robustness;
 mod statics;
+mod thermal;
 
 use glam::DVec3;
 

@@ -1,0 +1,222 @@
+//! Tyre temperatures in whole runs: a car whose tyres have no thermal parameters steps bit for
+//! bit as before the thermal model existed, and the Corvette's tyres warm up over ten laps of
+//! the circuit, their pressures rising as the ideal gas law says.
+
+use gripline_config::{assets, vehicle_file::load_vehicle};
+use gripline_physics::controls::Controls;
+use gripline_physics::ground::FlatGround;
+use gripline_physics::powertrain::GearboxMode;
+use gripline_physics::vehicle::Vehicle;
+use gripline_sim::session::Session;
+use gripline_sim::world::World;
+
+/// FNV-1a style fold of a float's bits.
+fn mix(h: &mut u64, x: f64) {
+    *h ^= x.to_bits();
+    *h = h.wrapping_mul(0x0100_0000_01b3);
+}
+
+/// Six seconds of the Corvette on flat ground: settle, 25 m/s, throttle with the steering
+/// wound up to sliding, then full braking while turning. A digest of every tick's pose,
+/// velocities, tyre loads, forces, slips and spins, and the final position and speed.
+fn scripted_drive(mut v: Vehicle) -> (u64, f64, f64, f64) {
+    v.powertrain_mut().set_mode(GearboxMode::Automatic);
+    let g = FlatGround::default();
+    let mut h = 0xcbf2_9ce4_8422_2325_u64;
+    for tick in 0..6000u32 {
+        let t = f64::from(tick) * 1e-3;
+        if tick == 500 {
+            v.set_forward_speed(25.0);
+        }
+        let c = if t < 0.5 {
+            Controls::default()
+        } else if t < 3.5 {
+            Controls {
+                throttle: 0.6,
+                steering_wheel_rad: 0.8 * (t - 0.5),
+                ..Controls::default()
+            }
+        } else {
+            Controls {
+                brake: 1.0,
+                steering_wheel_rad: 1.0,
+                ..Controls::default()
+            }
+        };
+        v.step(&c, &g, 1e-3);
+        let s = v.snapshot();
+        for x in [
+            s.position.x,
+            s.position.y,
+            s.position.z,
+            s.velocity_world.x,
+            s.velocity_world.y,
+            s.angular_velocity_world.z,
+            s.column_torque_n_m,
+            s.powertrain.engine_rpm,
+        ] {
+            mix(&mut h, x);
+        }
+        for w in &s.wheels {
+            for x in [
+                w.load_n,
+                w.fx_n,
+                w.fy_n,
+                w.mz_n_m,
+                w.spin_rad_per_s,
+                w.slip_ratio,
+                w.slip_angle_rad,
+            ] {
+                mix(&mut h, x);
+            }
+        }
+    }
+    let s = v.snapshot();
+    (h, s.position.x, s.position.y, s.speed_m_per_s)
+}
+
+/// Without thermal parameters the step is the one from before the thermal model, bit for
+/// bit: the digest and final state below were recorded with this very drive on the commit
+/// before it (20f81c4), with the shipped Corvette (Magic Formula 6.2 tyres, whose pressure
+/// terms would show any change of pressure, and whose friction would show any change of
+/// `mu_scale`). Building with `[None, None]` thermal parameters is the same car.
+#[test]
+fn a_car_without_thermal_parameters_steps_exactly_as_before() {
+    let loaded =
+        load_vehicle(&assets::resolve_vehicle("corvette-c5").expect("shipped")).expect("loads");
+    let bare = Vehicle::new(loaded.params.clone(), loaded.tires.clone()).expect("builds");
+    let (digest, x, y, speed) = scripted_drive(bare.clone());
+    assert_eq!(digest, 0xa0fb_189f_a978_4e75, "digest {digest:#018x}");
+    assert_eq!(x.to_bits(), 88.735_157_434_660_89_f64.to_bits(), "{x}");
+    assert_eq!(y.to_bits(), 65.446_303_088_398_14_f64.to_bits(), "{y}");
+    assert_eq!(
+        speed.to_bits(),
+        12.126_907_876_771_474_f64.to_bits(),
+        "{speed}"
+    );
+    let none = bare.with_tyre_thermal([None, None]).expect("valid");
+    assert_eq!(scripted_drive(none).0, digest);
+    // With the tyres' thermal models the same drive differs: the code path is live.
+    let warm = loaded.build().expect("builds");
+    assert!(warm.tyre_thermal_params().iter().all(Option::is_some));
+    assert_ne!(scripted_drive(warm).0, digest);
+}
+
+/// Per-lap means over the four tyres, from the snapshots of one lap.
+#[derive(Clone, Copy, Debug, Default)]
+struct LapMeans {
+    ticks: u64,
+    lap_s: f64,
+    tread_c: f64,
+    carcass_c: f64,
+    gas_c: f64,
+    rim_c: f64,
+    pressure_pa: [f64; 4],
+    grip: f64,
+    wear_end: f64,
+}
+
+/// Drives `laps` laps of the circuit with the autopilot (0.7 g, as the `laps` scenario), the
+/// Corvette's cold pressures set to 1.9 bar at 20 °C, and returns each lap's means.
+fn warm_up(laps: u32) -> Vec<LapMeans> {
+    let mut loaded =
+        load_vehicle(&assets::resolve_vehicle("corvette-c5").expect("shipped")).expect("loads");
+    loaded.params.front.wheel.tyre_pressure_pa = 1.9e5;
+    loaded.params.rear.wheel.tyre_pressure_pa = 1.9e5;
+    let vehicle = loaded.build().expect("builds");
+    let mut session =
+        Session::new(vehicle, World::load("circuit").expect("track")).expect("session");
+    let mut out = vec![LapMeans::default()];
+    let mut lap_start = 0.0;
+    // At most 300 s a lap.
+    for _ in 0..u64::from(laps) * 300_000 {
+        let controls = session.autopilot_controls().expect("autopilot");
+        assert!(session.step(&controls), "the car left the world");
+        let s = session.snapshot();
+        let done = session.lap_times().laps_completed;
+        if done as usize >= out.len() {
+            let m = out.last_mut().expect("a lap");
+            m.lap_s = s.time_s - lap_start;
+            lap_start = s.time_s;
+            if done >= laps {
+                break;
+            }
+            out.push(LapMeans::default());
+        }
+        let m = out.last_mut().expect("a lap");
+        m.ticks += 1;
+        for (i, w) in s.wheels.iter().enumerate() {
+            // The ideal gas law at every tick: absolute pressures in the ratio of the
+            // absolute gas temperatures (0.1 %), from the cold 1.9 bar at 20 °C.
+            let ratio_p = (w.pressure_pa + 101_325.0) / (1.9e5 + 101_325.0);
+            let ratio_t = (w.gas_temp_c + 273.15) / (20.0 + 273.15);
+            assert!((ratio_p / ratio_t - 1.0).abs() < 1e-3, "{w:?}");
+            m.tread_c += w.tread_temp_c / 4.0;
+            m.carcass_c += w.carcass_temp_c / 4.0;
+            m.gas_c += w.gas_temp_c / 4.0;
+            m.rim_c += w.rim_temp_c / 4.0;
+            m.pressure_pa[i] += w.pressure_pa;
+            m.grip += w.grip_factor / 4.0;
+            m.wear_end = m.wear_end.max(w.wear);
+        }
+    }
+    assert_eq!(
+        session.lap_times().laps_completed,
+        laps,
+        "did not finish the laps"
+    );
+    for m in &mut out {
+        let n = m.ticks as f64;
+        m.tread_c /= n;
+        m.carcass_c /= n;
+        m.gas_c /= n;
+        m.rim_c /= n;
+        m.grip /= n;
+        for p in &mut m.pressure_pa {
+            *p /= n;
+        }
+    }
+    eprintln!(
+        "lap  time_s  tread_C carcass_C gas_C  rim_C  p_FL_bar p_FR_bar p_RL_bar p_RR_bar grip   max_wear"
+    );
+    for (i, m) in out.iter().enumerate() {
+        eprintln!(
+            "{:>3} {:>7.1} {:>8.1} {:>9.1} {:>6.1} {:>6.1} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>6.4} {:>8.5}",
+            i + 1,
+            m.lap_s,
+            m.tread_c,
+            m.carcass_c,
+            m.gas_c,
+            m.rim_c,
+            m.pressure_pa[0] / 1e5,
+            m.pressure_pa[1] / 1e5,
+            m.pressure_pa[2] / 1e5,
+            m.pressure_pa[3] / 1e5,
+            m.grip,
+            m.wear_end
+        );
+    }
+    out
+}
+
+#[test]
+fn tyres_warm_up_over_ten_laps_and_pressures_rise() {
+    let laps = warm_up(10);
+    assert_eq!(laps.len(), 10);
+    let first = laps[0];
+    let last = laps[9];
+    let before_last = laps[8];
+    // Rises from the 20 °C ambient, and settles: the last two laps within 3 °C.
+    assert!(first.tread_c > 25.0, "{first:?}");
+    assert!(last.tread_c > first.tread_c + 5.0, "{last:?}");
+    assert!((last.tread_c - before_last.tread_c).abs() < 3.0);
+    assert!((last.gas_c - before_last.gas_c).abs() < 3.0);
+    assert!(last.gas_c > 25.0);
+    // 1.9 bar cold rises by 0.1 to 0.4 bar on every wheel.
+    for p in last.pressure_pa {
+        let rise_bar = (p - 1.9e5) / 1e5;
+        assert!((0.1..=0.4).contains(&rise_bar), "rise {rise_bar} bar");
+    }
+    // Sliding wears the tyres a little over 36 km.
+    assert!(last.wear_end > 0.0 && last.wear_end < 0.1, "{last:?}");
+}
