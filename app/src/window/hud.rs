@@ -382,7 +382,10 @@ fn laps(ui: &mut Ui, hud: &HudInputs<'_>) {
             )
             .wrap_mode(egui::TextWrapMode::Extend),
         )
-        .on_hover_text(format!("Time gained (green) or lost (red) on the {}", l.reference));
+        .on_hover_text(format!(
+            "Time gained (green) or lost (red) on the {}",
+            l.reference
+        ));
     }
     row(ui, "Last", l.last_s);
     row(ui, "Best", l.best_s);
