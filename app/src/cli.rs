@@ -20,6 +20,7 @@ pub struct Cli {
 
 /// Options of the simulator window (`gripline` without a subcommand).
 #[derive(Clone, Debug, Default, Args)]
+#[allow(clippy::struct_excessive_bools)] // independent switches of the command line
 pub struct WindowArgs {
     /// Vehicle file or shipped vehicle name; default: the settings' choice (corvette-c5).
     #[arg(long)]

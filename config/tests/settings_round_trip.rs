@@ -71,6 +71,8 @@ fn sample() -> Settings {
         outsim_rate_hz: 250.0,
         outsim_opts: 0xff,
         id: Some(2),
+        stream: Some("10.0.0.5:30002".into()),
+        stream_rate_hz: 500.0,
     };
     s.ffb = FfbSettings {
         gain: 0.7,

@@ -216,7 +216,7 @@ fn a_recording_saved_while_it_goes_on_is_complete() {
     session.record_to(Box::new(journal)).expect("fresh");
     let drive = gripline_physics::controls::Controls {
         throttle: 0.5,
-        ..Default::default()
+        ..gripline_physics::controls::Controls::default()
     };
     for _ in 0..1500 {
         session.step(&drive);
@@ -242,7 +242,7 @@ fn a_recording_saved_while_it_goes_on_is_complete() {
 #[test]
 fn a_replay_must_start_with_the_session() {
     let mut session = Session::load("corvette-c5", "flat").expect("assets");
-    session.step(&Default::default());
+    session.step(&gripline_physics::controls::Controls::default());
     let dir = tempfile::tempdir().expect("temp dir");
     let header = ReplayHeader::now(session.identity().clone(), session.step_s());
     let (journal, _handle) =
@@ -362,7 +362,7 @@ fn truncated_garbage_and_future_files_give_clear_errors() {
     }
     for (n, i) in (0..bytes.len()).step_by(step).enumerate() {
         let mut changed = bytes.clone();
-        changed[i] = changed[i].wrapping_add(1 + (n % 200) as u8);
+        changed[i] = changed[i].wrapping_add(1 + u8::try_from(n % 200).unwrap_or(1));
         let p = at("fuzz", &changed);
         let _ = ReplayFile::open(&p);
         if let Ok(f) = ReplayFile::open_intact(&p)

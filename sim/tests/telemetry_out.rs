@@ -383,10 +383,10 @@ fn the_gripline_stream_carries_every_wheel_of_the_tick_it_was_sent_at() {
     let f64_at = |p: &[u8], at: usize| f64::from_le_bytes(p[at..at + 8].try_into().unwrap());
     let mut moved = false;
     for (n, p) in packets.iter().enumerate() {
-        assert_eq!(p.len(), 436);
+        assert_eq!(p.len(), 548);
         assert_eq!(&p[0..4], b"GRPL");
-        assert_eq!(u16::from_le_bytes([p[4], p[5]]), 1, "version");
-        assert_eq!(u16::from_le_bytes([p[6], p[7]]), 436, "size");
+        assert_eq!(u16::from_le_bytes([p[4], p[5]]), 2, "version");
+        assert_eq!(u16::from_le_bytes([p[6], p[7]]), 548, "size");
         assert_eq!(u32_at(p, 8) as usize, n, "sequence");
         let t = f64_at(p, 16);
         let ms = (t * 1000.0).round() as u32;
@@ -403,7 +403,7 @@ fn the_gripline_stream_carries_every_wheel_of_the_tick_it_was_sent_at() {
             "rpm at {ms}"
         );
         assert_eq!(
-            f64::from(p[176] as i8),
+            f64::from(i8::from_le_bytes([p[176]])),
             telemetry.get(ms, "gear"),
             "gear at {ms}"
         );
@@ -425,6 +425,19 @@ fn the_gripline_stream_carries_every_wheel_of_the_tick_it_was_sent_at() {
             }
             assert_eq!(p[w + 60], 0, "asphalt");
             assert_eq!(p[w + 61], 1, "in contact");
+            let th = 436 + k * 28;
+            for (offset, column, tolerance) in [
+                (0, "tread_temp_c", 1e-3),
+                (16, "pressure_pa", 1e-5),
+                (24, "grip_factor", 1e-5),
+            ] {
+                let expected = telemetry.get(ms, &format!("{wheel}_{column}"));
+                assert!(
+                    close(f32_at(p, th + offset), expected, tolerance),
+                    "{wheel} {column} at {ms} ms: {} vs {expected}",
+                    f32_at(p, th + offset)
+                );
+            }
         }
         moved |= f32_at(p, 124) > 10.0;
     }

@@ -428,9 +428,52 @@ fn wheels(ui: &mut Ui, s: &Snapshot) {
                 );
                 if i % 2 == 1 {
                     ui.end_row();
+                    // The tyres' tread temperature, hot pressure and wear under their wheels.
+                    for w in &s.wheels[i - 1..=i] {
+                        if w.thermal_model {
+                            ui.label(
+                                RichText::new(format!(
+                                    "   {:>4.0} °C  {:>4.2} bar  wear {:>3.0}%",
+                                    w.tread_temp_c,
+                                    w.pressure_pa / 1e5,
+                                    w.wear * 100.0
+                                ))
+                                .font(FontId::monospace(12.0))
+                                .color(tread_colour(w.tread_temp_c, w.tread_window_c)),
+                            );
+                        } else {
+                            ui.label("");
+                        }
+                    }
+                    ui.end_row();
                 }
             }
         });
+}
+
+/// Blue when the tread is below its grip window, green inside it, red above: the window is
+/// the tyre's optimum ± half its half-width, where grip is within a few percent of its best.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // channels 0-255
+pub fn tread_colour(tread_c: f64, (optimum_c, half_width_c): (f64, f64)) -> Color32 {
+    if half_width_c <= 0.0 || !tread_c.is_finite() {
+        return Color32::WHITE;
+    }
+    let d = (tread_c - optimum_c) / half_width_c;
+    let cold = Color32::from_rgb(110, 170, 255);
+    let good = Color32::from_rgb(90, 230, 110);
+    let hot = Color32::from_rgb(255, 90, 80);
+    let mix = |a: Color32, b: Color32, t: f64| {
+        let t = t.clamp(0.0, 1.0);
+        let c = |x: u8, y: u8| (f64::from(x) + (f64::from(y) - f64::from(x)) * t).round() as u8;
+        Color32::from_rgb(c(a.r(), b.r()), c(a.g(), b.g()), c(a.b(), b.b()))
+    };
+    if d < -0.5 {
+        mix(good, cold, (-d - 0.5) * 2.0)
+    } else if d > 0.5 {
+        mix(good, hot, (d - 0.5) * 2.0)
+    } else {
+        good
+    }
 }
 
 fn timing(ui: &mut Ui, hud: &HudInputs<'_>) {

@@ -2,6 +2,9 @@
 //! against distance (speed, throttle, brake, steering, gear, lateral acceleration), their
 //! sector times, a track map of the best lap coloured by speed, and CSV export.
 
+// Screen coordinates and colour channels from data already scaled to the plot.
+#![allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+
 use egui::{Align2, Color32, FontId, Pos2, RichText, Sense, Stroke, Ui, Vec2};
 use gripline_sim::laps::{CompletedLap, LapSample, SECTORS};
 

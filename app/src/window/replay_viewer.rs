@@ -107,6 +107,7 @@ pub enum LoadFailure {
 /// # Errors
 /// [`LoadFailure::Differs`] when the build or the files differ and `force` is off; any
 /// error of the file or the re-simulation.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a capacity hint
 pub fn build_timeline(path: &Path, force: bool) -> Result<Timeline, LoadFailure> {
     let file = ReplayFile::open_intact(path).map_err(|e| LoadFailure::Error(e.into()))?;
     let mut player = ReplayPlayer::open(&file).map_err(LoadFailure::Error)?;

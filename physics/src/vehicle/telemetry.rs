@@ -65,6 +65,9 @@ pub struct WheelTelemetry {
     /// Factor on the road's friction from tread temperature and wear (-), 1 at the optimum
     /// temperature when new.
     pub grip_factor: f64,
+    /// The tyre's best tread temperature (°C) and the half-width of its grip window (°C),
+    /// for showing whether it is cold, in its window or hot; 0 without a thermal model.
+    pub tread_window_c: (f64, f64),
 }
 
 /// The vehicle after a step.

@@ -127,9 +127,13 @@ impl TyreHeat {
         w.gas_temp_c = state.gas_temp_c;
         w.rim_temp_c = state.rim_temp_c;
         w.wear = state.wear;
-        (w.pressure_pa, w.grip_factor) = match params {
-            Some(t) => (state.pressure_pa(set_pressure_pa), state.grip_factor(t)),
-            None => (set_pressure_pa, 1.0),
+        (w.pressure_pa, w.grip_factor, w.tread_window_c) = match params {
+            Some(t) => (
+                state.pressure_pa(set_pressure_pa),
+                state.grip_factor(t),
+                (t.optimum_temp_c, t.window_half_width_c),
+            ),
+            None => (set_pressure_pa, 1.0, (0.0, 0.0)),
         };
     }
 }

@@ -1,13 +1,14 @@
 //! Gripline's own telemetry packet: everything the physics knows each tick, per wheel
-//! included, for users who want more than OutGauge and OutSim carry. Little-endian, 436
-//! bytes in version 1; fields are only ever appended (a reader checks `version` and uses
-//! `size`), so a version-1 reader reads later packets' first 436 bytes unchanged. The full
-//! table, units and a reader in Python are in `docs/telemetry-stream.md`.
+//! included, for users who want more than OutGauge and OutSim carry. Little-endian, 548
+//! bytes in version 2 (version 1 was the first 436); fields are only ever appended (a
+//! reader checks `version` and uses `size`), so an older reader reads later packets' first
+//! bytes unchanged. The full table, units and a reader in Python are in
+//! `docs/telemetry-stream.md`.
 //!
 //! | offset | field | type |
 //! |---|---|---|
 //! | 0 | magic `GRPL` | 4 × u8 |
-//! | 4 | version (1) | u16 |
+//! | 4 | version (2) | u16 |
 //! | 6 | size of this packet (bytes) | u16 |
 //! | 8 | sequence number | u32 |
 //! | 12 | flags: ABS active, TC active, stalled, shifting, grind (bits 0-4) | u32 |
@@ -31,15 +32,24 @@
 //! (N·m), spin (rad/s), suspension travel (m), steer angle (rad), camber (rad), brake torque
 //! (N·m), centre x, y, z (m, world): 15 × f32; surface (0 asphalt, 1 wet asphalt, 2
 //! concrete, 3 kerb, 4 grass, 5 gravel, 6 sand, 7 ice), contact (0/1): 2 × u8; 2 reserved.
+//!
+//! Version 2 appends at 436 the four tyres' thermal state, 28 bytes each (FL, FR, RL, RR):
+//! tread, carcass, gas and rim temperatures (°C), hot pressure (Pa, gauge), wear (0-1) and
+//! grip factor: 7 × f32 (a tyre without a thermal model sends the air temperature, its set
+//! pressure, 0 and 1).
 
 use gripline_physics::ground::Surface;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::Snapshot;
 
-/// Bytes of a version-1 packet.
-pub const SIZE: usize = 436;
+/// Bytes of a packet of this version.
+pub const SIZE: usize = 548;
 /// The version this build sends.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
+/// Offset of the first tyre's thermal block (version 2).
+pub const THERMAL_OFFSET: usize = 436;
+/// Bytes per tyre's thermal block.
+pub const THERMAL_SIZE: usize = 28;
 /// The first four bytes.
 pub const MAGIC: [u8; 4] = *b"GRPL";
 /// Offset of the first wheel's block.
@@ -179,6 +189,20 @@ pub fn encode(s: &Snapshot, sequence: u32) -> Packet {
         w.vec3(wheel.centre_position);
         w.put(&[surface_code(wheel.surface), u8::from(wheel.contact), 0, 0]);
     }
+    debug_assert_eq!(w.at, THERMAL_OFFSET);
+    for wheel in &s.wheels {
+        for x in [
+            wheel.tread_temp_c,
+            wheel.carcass_temp_c,
+            wheel.gas_temp_c,
+            wheel.rim_temp_c,
+            wheel.pressure_pa,
+            wheel.wear,
+            wheel.grip_factor,
+        ] {
+            w.f32(x);
+        }
+    }
     debug_assert_eq!(w.at, SIZE);
     Packet { bytes }
 }
@@ -189,19 +213,22 @@ mod tests {
 
     #[test]
     fn the_layout_adds_up() {
-        assert_eq!(WHEELS_OFFSET + 4 * WHEEL_SIZE, SIZE);
+        assert_eq!(WHEELS_OFFSET + 4 * WHEEL_SIZE, THERMAL_OFFSET);
+        assert_eq!(THERMAL_OFFSET + 4 * THERMAL_SIZE, SIZE);
         let p = encode(&Snapshot::default(), 7);
         assert_eq!(&p.bytes()[0..4], b"GRPL");
-        assert_eq!(u16::from_le_bytes([p.bytes()[4], p.bytes()[5]]), 1);
-        assert_eq!(u16::from_le_bytes([p.bytes()[6], p.bytes()[7]]), 436);
+        assert_eq!(u16::from_le_bytes([p.bytes()[4], p.bytes()[5]]), 2);
+        assert_eq!(u16::from_le_bytes([p.bytes()[6], p.bytes()[7]]), 548);
         assert_eq!(p.bytes()[8], 7);
     }
 
     #[test]
     fn non_finite_values_are_sent_as_zero() {
-        let mut s = Snapshot::default();
-        s.speed_m_per_s = f64::NAN;
-        s.time_s = f64::INFINITY;
+        let s = Snapshot {
+            speed_m_per_s: f64::NAN,
+            time_s: f64::INFINITY,
+            ..Snapshot::default()
+        };
         let p = encode(&s, 0);
         assert_eq!(&p.bytes()[124..128], &0f32.to_le_bytes());
         assert_eq!(&p.bytes()[16..24], &0f64.to_le_bytes());
