@@ -67,6 +67,11 @@ pub struct WindowArgs {
     #[arg(long, value_enum, value_name = "TAB")]
     pub settings: Option<SettingsTabArg>,
 
+    /// Drive the car in this set-up (RON; fields left out keep the car file's values;
+    /// values outside the car's ranges are clamped with a message).
+    #[arg(long, value_name = "setup.ron")]
+    pub setup: Option<PathBuf>,
+
     /// Open this replay in the replay viewer at start (the live session waits, paused).
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
@@ -378,6 +383,11 @@ pub struct HeadlessArgs {
     #[arg(long, value_enum, default_value_t = AudioFormat::Pcm16)]
     pub audio_format: AudioFormat,
 
+    /// Run the car in this set-up (RON; fields left out keep the car file's values; values
+    /// outside the car's ranges are clamped with a message).
+    #[arg(long, value_name = "setup.ron")]
+    pub setup: Option<PathBuf>,
+
     /// Record the run as a replay here (`gripline replay FILE` re-simulates it).
     #[arg(long, value_name = "run.gripline-replay")]
     pub record: Option<PathBuf>,
@@ -422,6 +432,7 @@ impl HeadlessArgs {
             ffb_trace: self.ffb_trace.clone(),
             ffb_profile: self.ffb_profile.clone(),
             record: self.record.clone(),
+            setup: self.setup.clone(),
         }
     }
 }

@@ -36,6 +36,7 @@ pub mod input_settings;
 pub mod ron_text;
 pub mod scenario_file;
 pub mod settings;
+pub mod setup_file;
 pub mod soft_lock;
 pub mod tir;
 pub mod track_file;

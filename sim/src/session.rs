@@ -16,12 +16,14 @@
 //! - Gearbox: every session starts in the automatic gearbox, whatever the vehicle file says
 //!   (drivable from the keyboard at once); `Command::SetGearboxMode` changes it.
 
+use std::path::Path as FilePath;
 use std::sync::mpsc::{Receiver, TryRecvError};
 use std::thread::JoinHandle;
 
 use anyhow::{Context, Result};
 use glam::{DVec2, DVec3};
 use gripline_config::assets;
+use gripline_config::setup_file::load_setup_or_default;
 use gripline_config::vehicle_file::load_vehicle;
 use gripline_physics::STEP_S;
 use gripline_physics::controls::Controls;
@@ -96,19 +98,25 @@ impl Session {
     /// # Errors
     /// The files' problems, each naming its file; a track without ground at its start.
     pub fn load(vehicle: &str, track: &str) -> Result<Self> {
-        let path = assets::resolve_vehicle(vehicle)?;
-        let loaded = load_vehicle(&path)?;
-        let warnings = loaded.warnings.iter().map(ToString::to_string).collect();
-        let vehicle_identity = FileIdentity::of_files(vehicle, &loaded.params.name, &loaded.files)?;
-        let built = loaded.build()?;
+        Self::load_with_setup(vehicle, track, None)
+    }
+
+    /// As [`Session::load`], with the car in the set-up of the file `setup` (clamped into
+    /// the car's ranges; a file that cannot be read is kept aside and the car's own set-up
+    /// used: both are in [`Session::warnings`]).
+    ///
+    /// # Errors
+    /// As [`Session::load`].
+    pub fn load_with_setup(vehicle: &str, track: &str, setup: Option<&FilePath>) -> Result<Self> {
+        let car = load_car(vehicle, setup)?;
         let world = World::load(track)?;
         let track_identity = world.identity(track)?;
-        let mut session = Self::new(built, world)?;
-        session.warnings = warnings;
+        let mut session = Self::new(car.vehicle, world)?;
+        session.warnings = car.warnings;
         session.identity = SessionIdentity {
-            vehicle: vehicle_identity,
+            vehicle: car.identity,
             track: track_identity,
-            setup: None,
+            setup: car.setup,
         };
         Ok(session)
     }
@@ -474,6 +482,60 @@ impl Session {
     pub fn steering_geometry(&self) -> SteeringGeometry {
         steering_geometry(&self.vehicle)
     }
+}
+
+/// A car loaded for a session: built, with its identity and set-up's, and the remarks to
+/// show.
+pub struct LoadedCar {
+    /// The vehicle, at rest at the origin.
+    pub vehicle: Vehicle,
+    /// The vehicle file and its tyres.
+    pub identity: FileIdentity,
+    /// The set-up file, if one was applied.
+    pub setup: Option<FileIdentity>,
+    /// Remarks: unknown or defaulted fields, set-up values clamped.
+    pub warnings: Vec<String>,
+}
+
+/// Loads the car `vehicle` (a shipped name or a path) in the set-up `setup` (see
+/// [`Session::load_with_setup`]). The one path the window, headless runs and replays load a
+/// car by.
+///
+/// # Errors
+/// The vehicle file's or its tyres' problems; a set-up that makes the car invalid.
+pub fn load_car(vehicle: &str, setup: Option<&FilePath>) -> Result<LoadedCar> {
+    let path = assets::resolve_vehicle(vehicle)?;
+    let mut loaded = load_vehicle(&path)?;
+    let mut warnings: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
+    let identity = FileIdentity::of_files(vehicle, &loaded.params.name, &loaded.files)?;
+    let mut setup_identity = None;
+    if let Some(file) = setup {
+        let (car_setup, messages) = load_setup_or_default(file, &loaded.params);
+        warnings.extend(messages);
+        if file.exists() {
+            let (params, fit) = car_setup.apply_to(&loaded.params);
+            warnings.extend(fit);
+            loaded.params = params;
+            let name = file.file_stem().map_or_else(
+                || file.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            setup_identity = Some(FileIdentity::of_files(
+                &file.display().to_string(),
+                &name,
+                &[file.to_owned()],
+            )?);
+        }
+    }
+    let vehicle = loaded
+        .build()
+        .context("the car in this set-up is not valid")?;
+    Ok(LoadedCar {
+        vehicle,
+        identity,
+        setup: setup_identity,
+        warnings,
+    })
 }
 
 /// The centre line as the driver model's path.

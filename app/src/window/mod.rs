@@ -96,8 +96,9 @@ pub struct ExitReport {
 /// device, or writing the screenshot.
 pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
     // Load before opening anything: a wrong name is an error on the terminal, not a window.
-    let mut session = Session::load(&options.vehicle, &options.track)
-        .with_context(|| format!("loading {} on {}", options.vehicle, options.track))?;
+    let mut session =
+        Session::load_with_setup(&options.vehicle, &options.track, options.setup.as_deref())
+            .with_context(|| format!("loading {} on {}", options.vehicle, options.track))?;
     // Every drive is recorded (a replay), from the session as loaded.
     let mut recordings = Recordings::new(flow.data_dir());
     eprintln!("{}", recordings.start(&mut session));

@@ -46,6 +46,8 @@ pub struct WindowOptions {
     pub telemetry: gripline_sim::telemetry_out::TelemetryTargets,
     /// A replay to open in the viewer at start.
     pub replay: Option<PathBuf>,
+    /// The set-up file the car starts in.
+    pub setup: Option<PathBuf>,
     /// Open the lap analysis at start.
     pub lap_analysis: bool,
 }
@@ -153,6 +155,7 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
         settings_tab: args.settings.map(settings_tab),
         telemetry: args.telemetry.targets()?,
         replay: args.replay.clone(),
+        setup: args.setup.clone(),
         lap_analysis: args.lap_analysis,
         startup_notice: messages.first().map(|first| {
             if messages.len() > 1 {

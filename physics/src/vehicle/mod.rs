@@ -45,6 +45,7 @@ pub mod brakes;
 pub mod chassis;
 pub mod model;
 pub mod params;
+pub mod setup;
 pub mod sound;
 pub mod steering;
 pub mod steering_feel;
@@ -62,6 +63,7 @@ pub use params::{
     AeroParams, AidParams, AxleParams, BodyParams, BrakeParams, ChassisParams, GRAVITY,
     SteeringParams, SuspensionParams, VehicleParams, WheelParams,
 };
+pub use setup::{AxleSetup, CarSetup, SetupRanges};
 pub use sound::SoundParams;
 pub use steering_feel::SteeringFeel;
 pub use telemetry::{Snapshot, WheelTelemetry};

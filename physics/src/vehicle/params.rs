@@ -48,6 +48,11 @@ pub struct VehicleParams {
     /// an inline four.
     #[serde(default)]
     pub sound: SoundParams,
+    /// The ranges a set-up may give this car's adjustable numbers, by path
+    /// (`brake_bias_front: (0.5, 0.75)`); numbers not named here get
+    /// [`super::setup::default_range`].
+    #[serde(default)]
+    pub setup_ranges: super::setup::SetupRanges,
 }
 
 /// Rigid-body properties of the whole vehicle (sprung and unsprung masses together: the wheels
@@ -424,6 +429,7 @@ impl Default for VehicleParams {
                 cylinders: 8,
                 ..SoundParams::default()
             },
+            setup_ranges: super::setup::SetupRanges::new(),
         }
     }
 }
@@ -467,6 +473,25 @@ impl Validate for VehicleParams {
         v.nested("aero", &self.aero);
         v.nested("powertrain", &self.powertrain);
         v.nested("sound", &self.sound);
+        let mut own = super::setup::CarSetup::of(self);
+        let values: std::collections::BTreeMap<String, f64> = own
+            .numbers_mut()
+            .into_iter()
+            .map(|(k, v)| (k, *v))
+            .collect();
+        for (path, &(lo, hi)) in &self.setup_ranges {
+            let field = format!("setup_ranges.{path}");
+            match values.get(path) {
+                None => v.fail(&field, "names no adjustable number of this car"),
+                Some(_) if !(lo.is_finite() && hi.is_finite() && lo <= hi) => {
+                    v.fail(&field, "must be (low, high) with low <= high");
+                }
+                Some(&x) if !(lo..=hi).contains(&x) => {
+                    v.fail(&field, format!("must contain the car's own value {x}"));
+                }
+                Some(_) => {}
+            }
+        }
         if self.chassis.fuel_mass_kg > self.powertrain.fuel.fuel_capacity_kg {
             v.fail(
                 "chassis.fuel_mass_kg",

@@ -15,13 +15,13 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use gripline_config::assets;
 use gripline_config::ffb_profile::{FfbProfile, load_ffb_profile};
 use gripline_config::scenario_file::{ScenarioTest, load_scenario};
-use gripline_config::{assets, vehicle_file::load_vehicle};
 use serde_json::json;
 
-use crate::replay::{FileIdentity, Overflow, ReplayHandle, ReplayHeader, SessionIdentity};
-use crate::session::Session;
+use crate::replay::{Overflow, ReplayHandle, ReplayHeader, SessionIdentity};
+use crate::session::{Session, load_car};
 use crate::world::World;
 use recorder::Recorder;
 pub use replay_run::{ReplayOptions, replay};
@@ -53,6 +53,8 @@ pub struct HeadlessOptions {
     pub ffb_profile: Option<PathBuf>,
     /// Replay file to record the run to.
     pub record: Option<PathBuf>,
+    /// Set-up file to run the car in.
+    pub setup: Option<PathBuf>,
 }
 
 /// Runs `gripline headless`: prints the summary (JSON) and returns it.
@@ -74,9 +76,8 @@ pub fn run_observed(
 ) -> Result<serde_json::Value> {
     let scenario_path = assets::resolve_scenario(&args.scenario)?;
     let scenario = load_scenario(&scenario_path)?;
-    let vehicle_path = assets::resolve_vehicle(&args.vehicle)?;
-    let loaded = load_vehicle(&vehicle_path)?;
-    for warning in &loaded.warnings {
+    let car = load_car(&args.vehicle, args.setup.as_deref())?;
+    for warning in &car.warnings {
         eprintln!("gripline: warning: {warning}");
     }
     let track_name = args.track.as_deref().unwrap_or(&scenario.track);
@@ -87,11 +88,11 @@ pub fn run_observed(
     };
     let world_name = world.name().to_owned();
     let identity = SessionIdentity {
-        vehicle: FileIdentity::of_files(&args.vehicle, &loaded.params.name, &loaded.files)?,
+        vehicle: car.identity,
         track: world.identity(track_name)?,
-        setup: None,
+        setup: car.setup,
     };
-    let mut session = Session::new(loaded.build()?, world)?;
+    let mut session = Session::new(car.vehicle, world)?;
     session.set_identity(identity);
     let replay = match &args.record {
         Some(path) => Some(record_replay(&mut session, path)?),

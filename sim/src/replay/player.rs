@@ -45,13 +45,21 @@ impl ReplayPlayer {
                 file.path.display()
             );
         }
-        let session =
-            Session::load(&identity.vehicle.spec, &identity.track.spec).with_context(|| {
-                format!(
-                    "{}: loading the replay's car and track",
-                    file.path.display()
-                )
-            })?;
+        let setup = identity
+            .setup
+            .as_ref()
+            .map(|s| std::path::PathBuf::from(&s.spec));
+        let session = Session::load_with_setup(
+            &identity.vehicle.spec,
+            &identity.track.spec,
+            setup.as_deref(),
+        )
+        .with_context(|| {
+            format!(
+                "{}: loading the replay's car, track and set-up",
+                file.path.display()
+            )
+        })?;
         let mut mismatches = Vec::new();
         let build = build_id();
         if file.header.build != build {
@@ -69,8 +77,14 @@ impl ReplayPlayer {
                 mismatches.push(format!("the {what} files of {now} have changed since"));
             }
         }
-        if identity.setup != now.setup {
-            mismatches.push("the set-up differs".to_owned());
+        match (&identity.setup, &now.setup) {
+            (Some(then), Some(now)) if then.content_hash != now.content_hash => {
+                mismatches.push(format!("the set-up file {now} has changed since"));
+            }
+            (Some(then), None) => {
+                mismatches.push(format!("the set-up file {then} cannot be read"));
+            }
+            _ => {}
         }
         let mut session = session;
         session.apply(&JournalEvent::StepSize(file.header.step_s))?;
