@@ -69,7 +69,29 @@ fn overheads(c: &mut Criterion) {
 }
 
 fn core(track: &str, autopilot: bool) -> (SimCore, UiRings) {
-    let session = Session::load("corvette-c5", track).expect("shipped assets load");
+    core_recorded(track, autopilot, None)
+}
+
+/// A core whose session is recorded as a replay into `replay`, if given.
+fn core_recorded(
+    track: &str,
+    autopilot: bool,
+    replay: Option<&std::path::Path>,
+) -> (SimCore, UiRings) {
+    let mut session = Session::load("corvette-c5", track).expect("shipped assets load");
+    if let Some(path) = replay {
+        let header =
+            gripline_sim::replay::ReplayHeader::now(session.identity().clone(), session.step_s());
+        let (journal, handle) = gripline_sim::replay::start_recording(
+            path,
+            &header,
+            gripline_sim::replay::Overflow::Stop,
+        )
+        .expect("recording");
+        session.record_to(Box::new(journal)).expect("fresh session");
+        // The writer ends with the session; the handle is not needed in a bench.
+        std::mem::forget(handle);
+    }
     let mut rig = Rig::without_ffb(&Bindings::default());
     let _keys = rig.add_keyboard();
     let (rings, ui) = core_rings(256);
@@ -84,11 +106,19 @@ fn core(track: &str, autopilot: bool) -> (SimCore, UiRings) {
 }
 
 fn whole_tick(c: &mut Criterion) {
-    for (name, track, autopilot) in [
-        ("sim_tick_flat_keyboard", "flat", false),
-        ("sim_tick_circuit_autopilot", "circuit", true),
+    let dir = std::env::temp_dir().join(format!("gripline-bench-{}", std::process::id()));
+    let replay = dir.join("bench.gripline-replay");
+    for (name, track, autopilot, recorded) in [
+        ("sim_tick_flat_keyboard", "flat", false, false),
+        ("sim_tick_circuit_autopilot", "circuit", true, false),
+        (
+            "sim_tick_circuit_autopilot_recording_replay",
+            "circuit",
+            true,
+            true,
+        ),
     ] {
-        let (mut core, mut ui) = core(track, autopilot);
+        let (mut core, mut ui) = core_recorded(track, autopilot, recorded.then_some(&*replay));
         let mut now = Duration::ZERO;
         let mut ticks = 0u64;
         c.bench_function(name, |b| {
@@ -107,6 +137,7 @@ fn whole_tick(c: &mut Criterion) {
             });
         });
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 criterion_group!(benches, overheads, whole_tick);
