@@ -178,6 +178,8 @@ pub enum SettingsTabArg {
     Sound,
     /// OutGauge and OutSim destinations.
     Telemetry,
+    /// The car's set-up.
+    Garage,
 }
 
 /// A rendering quality tier, on the command line.

@@ -264,7 +264,15 @@ fn the_car_drives_with_the_keyboard() {
 fn every_settings_tab_draws_a_real_picture() {
     let xvfb = Xvfb::start(1024, 576);
     let dir = scratch_dir("settings");
-    for tab in ["controls", "ffb", "car", "graphics", "sound", "telemetry"] {
+    for tab in [
+        "controls",
+        "ffb",
+        "car",
+        "graphics",
+        "sound",
+        "telemetry",
+        "garage",
+    ] {
         let shot = dir.join(format!("settings-{tab}.png"));
         let output = window_command(&xvfb, &dir)
             .args([

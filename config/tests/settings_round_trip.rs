@@ -44,6 +44,7 @@ fn sample() -> Settings {
             traction_control: true,
             auto_clutch: false,
         },
+        setups: [("corvette-c5".to_owned(), "quali".to_owned())].into(),
     };
     s.graphics = GraphicsSettings {
         width: 2560,

@@ -68,10 +68,6 @@ fn overheads(c: &mut Criterion) {
     });
 }
 
-fn core(track: &str, autopilot: bool) -> (SimCore, UiRings) {
-    core_recorded(track, autopilot, None)
-}
-
 /// A core whose session is recorded as a replay into `replay`, if given.
 fn core_recorded(
     track: &str,

@@ -590,12 +590,26 @@ impl SessionLoader {
     /// # Errors
     /// The OS's error when the thread cannot be spawned.
     pub fn spawn(vehicle: &str, track: &str) -> std::io::Result<Self> {
+        Self::spawn_with_setup(vehicle, track, None)
+    }
+
+    /// Starts loading `vehicle` in the set-up `setup` on `track` (see
+    /// [`Session::load_with_setup`]).
+    ///
+    /// # Errors
+    /// The OS's error when the thread cannot be spawned.
+    pub fn spawn_with_setup(
+        vehicle: &str,
+        track: &str,
+        setup: Option<&FilePath>,
+    ) -> std::io::Result<Self> {
         let (tx, rx) = std::sync::mpsc::channel();
         let (vehicle, track) = (vehicle.to_owned(), track.to_owned());
+        let setup = setup.map(FilePath::to_path_buf);
         let thread = std::thread::Builder::new()
             .name("gripline-loader".to_owned())
             .spawn(move || {
-                let result = Session::load(&vehicle, &track)
+                let result = Session::load_with_setup(&vehicle, &track, setup.as_deref())
                     .with_context(|| format!("loading '{vehicle}' on '{track}'"));
                 let _ = tx.send(result);
             })?;

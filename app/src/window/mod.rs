@@ -21,6 +21,7 @@ mod events;
 mod ffb_graph;
 mod frame;
 pub mod frame_stats;
+pub mod garage_tab;
 mod graphics;
 pub mod hud;
 pub mod keyboard;
@@ -96,9 +97,13 @@ pub struct ExitReport {
 /// device, or writing the screenshot.
 pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
     // Load before opening anything: a wrong name is an error on the terminal, not a window.
-    let mut session =
-        Session::load_with_setup(&options.vehicle, &options.track, options.setup.as_deref())
-            .with_context(|| format!("loading {} on {}", options.vehicle, options.track))?;
+    // The set-up: the command line's, or the one the settings choose for this car.
+    let setup = options
+        .setup
+        .clone()
+        .or_else(|| flow.setup_file_for(&options.vehicle));
+    let mut session = Session::load_with_setup(&options.vehicle, &options.track, setup.as_deref())
+        .with_context(|| format!("loading {} on {}", options.vehicle, options.track))?;
     // Every drive is recorded (a replay), from the session as loaded.
     let mut recordings = Recordings::new(flow.data_dir());
     eprintln!("{}", recordings.start(&mut session));
@@ -188,6 +193,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
     )));
 
     let mut flow = flow;
+    flow.current = (options.vehicle.clone(), options.track.clone());
     flow.audio_status = sound_status(&sound, &sound_line);
     flow.telemetry_status = format!("Now: {}.", gripline_app::telemetry::describe(&initial));
 
@@ -215,6 +221,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         flow,
         aids_of_car,
         loader: None,
+        loading: None,
         sound,
         telemetry: Some(telemetry),
         recordings,
@@ -280,6 +287,8 @@ struct App {
     flow: SettingsFlow,
     aids_of_car: gripline_physics::vehicle::AidParams,
     loader: Option<gripline_sim::realtime::SessionLoader>,
+    /// The car and track the loader loads.
+    loading: Option<(String, String)>,
     /// The sound output (silent without a device).
     sound: Sound,
     /// The telemetry sender (idle while nothing is to be sent).
@@ -351,9 +360,18 @@ impl App {
             self.send(command);
         }
         if let Some((vehicle, track)) = applied.load_session {
-            match gripline_sim::realtime::SessionLoader::spawn(&vehicle, &track) {
+            let setup = applied
+                .load_setup
+                .clone()
+                .or_else(|| self.flow.setup_file_for(&vehicle));
+            match gripline_sim::realtime::SessionLoader::spawn_with_setup(
+                &vehicle,
+                &track,
+                setup.as_deref(),
+            ) {
                 Ok(loader) => {
                     self.loader = Some(loader);
+                    self.loading = Some((vehicle.clone(), track.clone()));
                     self.notify(format!("Loading {vehicle} on {track}…"));
                 }
                 Err(error) => self.notify(format!("Cannot start loading {vehicle}: {error}")),
@@ -437,6 +455,12 @@ impl App {
                 self.track_mesh = track;
                 let name = format!("{} on {}", params.name, session.world().name());
                 let mut session = session;
+                if let Some(names) = self.loading.take() {
+                    self.flow.current = names;
+                }
+                for warning in session.warnings() {
+                    eprintln!("gripline: warning: {warning}");
+                }
                 eprintln!("{}", self.recordings.start(&mut session));
                 let (laps, warning) = self.laps.for_session(self.flow.data_dir(), &session);
                 if let Some(warning) = warning {

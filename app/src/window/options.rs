@@ -180,6 +180,7 @@ fn settings_tab(arg: crate::cli::SettingsTabArg) -> settings_flow::Tab {
         A::Graphics => settings_flow::Tab::Extra(1),
         A::Sound => settings_flow::Tab::Extra(2),
         A::Telemetry => settings_flow::Tab::Extra(3),
+        A::Garage => settings_flow::Tab::Extra(4),
     }
 }
 

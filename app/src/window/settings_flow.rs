@@ -14,7 +14,7 @@ use crate::settings_ui::{
 use gripline_sim::realtime::Command;
 use gripline_sim::realtime::commands::FfbTest;
 
-use super::{audio_tab, session_tabs, telemetry_tab};
+use super::{audio_tab, garage_tab, session_tabs, telemetry_tab};
 
 /// The user's settings, their store and the screen when open.
 pub struct SettingsFlow {
@@ -34,11 +34,14 @@ pub struct SettingsFlow {
     pub audio_status: String,
     /// What the telemetry sender sends now (the Telemetry tab shows it).
     pub telemetry_status: String,
+    /// The car and track being driven (as loaded), for the Garage.
+    pub current: (String, String),
 }
 
 struct OpenScreen {
     screen: SettingsScreen,
     draft: Settings,
+    garage: Option<garage_tab::Garage>,
 }
 
 /// What changed in the sound settings.
@@ -60,6 +63,8 @@ pub struct Applied {
     pub commands: Vec<Command>,
     /// Load this car and track (names) in the background, then swap them in.
     pub load_session: Option<(String, String)>,
+    /// The set-up file the car of `load_session` runs in (the Garage's, just saved).
+    pub load_setup: Option<std::path::PathBuf>,
     /// The graphics settings changed.
     pub graphics_changed: bool,
     /// What changed in the sound settings.
@@ -105,7 +110,23 @@ impl SettingsFlow {
             audio_devices: Vec::new(),
             audio_status: String::new(),
             telemetry_status: String::new(),
+            current: (String::new(), String::new()),
         }
+    }
+
+    /// The set-up file the settings choose for `car` (`setups/CAR/NAME.ron`), if any and
+    /// if it exists.
+    pub fn setup_file_for(&self, car: &str) -> Option<std::path::PathBuf> {
+        let name = self.settings.session.setups.get(car)?;
+        // A name from the settings file names a file in the set-ups folder, nothing else.
+        if gripline_sim::laps::file_safe(name) != *name {
+            return None;
+        }
+        let dir = self.data_dir()?;
+        let path =
+            gripline_config::setup_file::setups_dir(&dir, &gripline_sim::laps::file_safe(car))
+                .join(format!("{name}.ron"));
+        path.exists().then_some(path)
     }
 
     /// Tells the Graphics tab which quality tier "Automatic" gives on this adapter.
@@ -128,16 +149,29 @@ impl SettingsFlow {
         )));
         screen.set_tab(tab);
         self.audio_devices = gripline_audio::output::output_device_names();
+        let car = self.current.0.clone();
+        let garage = gripline_config::assets::resolve_vehicle(&car)
+            .ok()
+            .and_then(|path| gripline_config::vehicle_file::load_vehicle(&path).ok())
+            .map(|loaded| {
+                let name = self.settings.session.setups.get(&car).cloned();
+                garage_tab::Garage::open(&car, loaded.params, self.data_dir(), name.as_deref())
+            });
         self.screen = Some(OpenScreen {
             screen,
             draft: self.settings.clone(),
+            garage,
         });
     }
 
     /// Draws the screen (when open) and applies the user's choice.
     pub fn show(&mut self, ctx: &egui::Context, aids_of_car: &AidParams) -> Option<Applied> {
         let open = self.screen.as_mut()?;
-        let OpenScreen { screen, draft } = open;
+        let OpenScreen {
+            screen,
+            draft,
+            garage,
+        } = open;
         let vehicles = &self.vehicles;
         let tracks = &self.tracks;
         let mut session = |ui: &mut egui::Ui| {
@@ -156,6 +190,12 @@ impl SettingsFlow {
         let telemetry_status = &self.telemetry_status;
         let mut telemetry_tab = |ui: &mut egui::Ui| {
             telemetry_tab::telemetry_tab(ui, &mut telemetry, telemetry_status);
+        };
+        let mut garage_contents = |ui: &mut egui::Ui| match garage.as_mut() {
+            Some(g) => garage_tab::garage_tab(ui, g),
+            None => {
+                ui.label("This car's file cannot be read: no set-up to edit.");
+            }
         };
         let action = screen.show_with_tabs(
             ctx,
@@ -176,6 +216,10 @@ impl SettingsFlow {
                 ExtraTab {
                     title: "Telemetry",
                     contents: &mut telemetry_tab,
+                },
+                ExtraTab {
+                    title: "Garage",
+                    contents: &mut garage_contents,
                 },
             ],
         );
@@ -199,7 +243,35 @@ impl SettingsFlow {
                 next.bindings = applied.input.bindings;
                 next.ffb = applied.input.ffb;
                 apply_routing(&mut next, &applied.ffb_routing);
-                self.apply(next, aids_of_car)
+                // A changed set-up is saved, becomes the car's, and the car restarts in it.
+                let garage = self
+                    .screen
+                    .as_mut()
+                    .and_then(|open| open.garage.as_mut())
+                    .filter(|g| g.changed)
+                    .map(|g| (g.save(), g.car.clone(), g.name.clone()));
+                let mut setup = None;
+                let mut problem = None;
+                if let Some((saved, car, name)) = garage {
+                    match saved {
+                        Ok(path) => {
+                            next.session.setups.insert(car, name);
+                            setup = Some(path);
+                        }
+                        Err(error) => problem = Some(format!("set-up not saved: {error:#}")),
+                    }
+                }
+                let mut out = self.apply(next, aids_of_car);
+                if let Some(path) = setup
+                    && out.load_session.is_none()
+                {
+                    out.load_session = Some(self.current.clone());
+                    out.load_setup = Some(path);
+                }
+                if let Some(problem) = problem {
+                    out.notice = Some(problem);
+                }
+                out
             }
             SettingsAction::Cancel => {
                 self.screen = None;
@@ -298,6 +370,7 @@ impl SettingsFlow {
         Applied {
             commands,
             load_session,
+            load_setup: None,
             graphics_changed: previous.graphics != now.graphics,
             telemetry_changed: previous.telemetry != now.telemetry,
             audio: if previous.audio.device != now.audio.device {
@@ -458,6 +531,64 @@ mod tests {
         assert_eq!(loaded.settings.session.track_id, "proving-ground");
         assert!((loaded.settings.graphics.fov_deg - 75.0).abs() < 1e-12);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The Garage: a changed set-up is saved under its name, becomes the car's in the
+    /// settings, and the car restarts in it; an unchanged one restarts nothing.
+    #[test]
+    fn applying_a_garage_set_up_saves_it_and_restarts_the_car_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SettingsStore::new(dir.path().to_owned());
+        let mut flow = SettingsFlow::new(Settings::default(), Some(store));
+        flow.current = ("corvette-c5".to_owned(), "circuit".to_owned());
+        flow.open(360.0, Tab::Extra(4));
+        let apply = |flow: &mut SettingsFlow| {
+            let action = flow.screen_mut().unwrap().apply().expect("valid");
+            flow.act(action, &AidParams::default())
+        };
+        let unchanged = apply(&mut flow);
+        assert_eq!(unchanged.load_session, None);
+
+        flow.open(360.0, Tab::Extra(4));
+        let garage = flow
+            .screen
+            .as_mut()
+            .and_then(|open| open.garage.as_mut())
+            .expect("the C5's garage");
+        garage.draft.brake_bias_front = 0.68;
+        garage.changed = true;
+        "quali".clone_into(&mut garage.name);
+        let applied = apply(&mut flow);
+        assert_eq!(
+            applied.load_session,
+            Some(("corvette-c5".to_owned(), "circuit".to_owned()))
+        );
+        let file = applied.load_setup.expect("the set-up to run");
+        assert!(
+            file.ends_with("setups/corvette-c5/quali.ron"),
+            "{}",
+            file.display()
+        );
+        assert_eq!(
+            flow.settings
+                .session
+                .setups
+                .get("corvette-c5")
+                .map(String::as_str),
+            Some("quali")
+        );
+        assert_eq!(flow.setup_file_for("corvette-c5"), Some(file.clone()));
+        // The session the window then loads runs the set-up.
+        let session =
+            gripline_sim::session::Session::load_with_setup("corvette-c5", "flat", Some(&file))
+                .unwrap();
+        assert!((session.vehicle().params().brakes.bias_front - 0.68).abs() < 1e-12);
+        // A set-up name that could leave the folder is ignored.
+        flow.settings
+            .session
+            .setups
+            .insert("corvette-c5".into(), "../../x".into());
+        assert_eq!(flow.setup_file_for("corvette-c5"), None);
     }
 
     /// Regressions of issue 10: every settings path that reaches the sim thread keeps the

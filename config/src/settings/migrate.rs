@@ -116,6 +116,7 @@ pub fn migrate_v1(v1: SettingsFileV1) -> Settings {
                 // Schema 1 always worked the clutch in the sequential mode.
                 auto_clutch: true,
             },
+            setups: std::collections::BTreeMap::new(),
         },
         graphics: GraphicsSettings {
             width,

@@ -50,6 +50,9 @@ pub struct SessionSettings {
     pub gearbox_mode: GearboxMode,
     /// Driving aids.
     pub aids: Aids,
+    /// The set-up each car starts in, by car (`setups/CAR/NAME.ron` of the settings
+    /// folder); a car not named here runs its own set-up.
+    pub setups: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for SessionSettings {
@@ -59,6 +62,7 @@ impl Default for SessionSettings {
             track_id: DEFAULT_TRACK_ID.to_owned(),
             gearbox_mode: GearboxMode::Automatic,
             aids: Aids::default(),
+            setups: std::collections::BTreeMap::new(),
         }
     }
 }

@@ -46,6 +46,7 @@ pub mod chassis;
 pub mod model;
 pub mod params;
 pub mod setup;
+pub mod setup_figures;
 pub mod sound;
 pub mod steering;
 pub mod steering_feel;
