@@ -390,6 +390,15 @@ pub struct HeadlessArgs {
     #[arg(long, value_name = "setup.ron")]
     pub setup: Option<PathBuf>,
 
+    /// Air temperature (°C, -60 to 60; default 20): the tyres' cold pressures are set at it
+    /// and they warm from it.
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
+    pub air_temp_c: Option<f64>,
+
+    /// Track surface temperature (°C, -60 to 90; default 25).
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
+    pub track_temp_c: Option<f64>,
+
     /// Record the run as a replay here (`gripline replay FILE` re-simulates it).
     #[arg(long, value_name = "run.gripline-replay")]
     pub record: Option<PathBuf>,
@@ -435,6 +444,13 @@ impl HeadlessArgs {
             ffb_profile: self.ffb_profile.clone(),
             record: self.record.clone(),
             setup: self.setup.clone(),
+            environment: (self.air_temp_c.is_some() || self.track_temp_c.is_some()).then(|| {
+                let d = gripline_physics::environment::Environment::default();
+                gripline_physics::environment::Environment {
+                    ambient_temp_c: self.air_temp_c.unwrap_or(d.ambient_temp_c),
+                    track_temp_c: self.track_temp_c.unwrap_or(d.track_temp_c),
+                }
+            }),
         }
     }
 }

@@ -45,6 +45,10 @@ fn sample() -> Settings {
             auto_clutch: false,
         },
         setups: [("corvette-c5".to_owned(), "quali".to_owned())].into(),
+        environment: gripline_physics::environment::Environment {
+            ambient_temp_c: 31.0,
+            track_temp_c: 48.5,
+        },
     };
     s.graphics = GraphicsSettings {
         width: 2560,

@@ -76,8 +76,7 @@ fn core_recorded(
 ) -> (SimCore, UiRings) {
     let mut session = Session::load("corvette-c5", track).expect("shipped assets load");
     if let Some(path) = replay {
-        let header =
-            gripline_sim::replay::ReplayHeader::now(session.identity().clone(), session.step_s());
+        let header = gripline_sim::replay::ReplayHeader::for_session(&session);
         let (journal, handle) = gripline_sim::replay::start_recording(
             path,
             &header,

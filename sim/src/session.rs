@@ -31,6 +31,7 @@ use gripline_physics::driver::{
     DriverModel, DriverView, Path, PreviewSteering, SpeedControlGains, SpeedLimits, SpeedProfile,
     SteeringGeometry,
 };
+use gripline_physics::environment::Environment;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::track::CentreLine;
 use gripline_physics::vehicle::{AidParams, GRAVITY, Pose, Snapshot, SteeringFeel, Vehicle};
@@ -179,6 +180,29 @@ impl Session {
     /// built in code).
     pub fn identity(&self) -> &SessionIdentity {
         &self.identity
+    }
+
+    /// The session's air and track temperatures.
+    pub fn environment(&self) -> Environment {
+        self.vehicle.environment()
+    }
+
+    /// Sets the air and track temperatures: the weather is chosen before the session starts
+    /// (a replay records it in its header), so the car is put back at its start with its
+    /// tyres at the new temperatures.
+    ///
+    /// # Errors
+    /// Temperatures out of range; the session has already changed.
+    pub fn set_environment(&mut self, environment: Environment) -> Result<()> {
+        if self.changed {
+            anyhow::bail!("the weather is set before the session starts");
+        }
+        self.vehicle
+            .set_environment(environment)
+            .map_err(|e| anyhow::anyhow!("weather: {e}"))?;
+        self.vehicle.reset_to(self.start);
+        self.vehicle.powertrain_mut().set_mode(self.gearbox_mode);
+        Ok(())
     }
 
     /// Names the files this session was built from (a headless run that loads them itself).

@@ -147,7 +147,7 @@ fn a_real_time_drive_with_commands_replays_exactly() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("window.gripline-replay");
     let mut session = Session::load("corvette-c5", "circuit").expect("assets");
-    let header = ReplayHeader::now(session.identity().clone(), session.step_s());
+    let header = ReplayHeader::for_session(&session);
     let (journal, handle) = start_recording(&path, &header, Overflow::Stop).expect("recording");
     session.record_to(Box::new(journal)).expect("fresh session");
 
@@ -211,7 +211,7 @@ fn a_recording_saved_while_it_goes_on_is_complete() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("last-session.gripline-replay");
     let mut session = Session::load("corvette-c5", "flat").expect("assets");
-    let header = ReplayHeader::now(session.identity().clone(), session.step_s());
+    let header = ReplayHeader::for_session(&session);
     let (journal, handle) = start_recording(&path, &header, Overflow::Stop).expect("recording");
     session.record_to(Box::new(journal)).expect("fresh");
     let drive = gripline_physics::controls::Controls {
@@ -244,7 +244,7 @@ fn a_replay_must_start_with_the_session() {
     let mut session = Session::load("corvette-c5", "flat").expect("assets");
     session.step(&gripline_physics::controls::Controls::default());
     let dir = tempfile::tempdir().expect("temp dir");
-    let header = ReplayHeader::now(session.identity().clone(), session.step_s());
+    let header = ReplayHeader::for_session(&session);
     let (journal, _handle) =
         start_recording(&dir.path().join("x"), &header, Overflow::Stop).expect("recording");
     let err = session.record_to(Box::new(journal)).unwrap_err();
@@ -425,4 +425,45 @@ fn a_changed_car_file_is_named_and_played_only_when_forced() {
     .expect("forced");
     assert_eq!(forced["reproduced"], false);
     assert!(forced["diverged_at_s"].as_f64().expect("a time") <= 1.0);
+}
+
+/// A hot day: the run starts with the tyres at the air temperature, and its replay records
+/// the weather and re-simulates it exactly.
+#[test]
+fn the_weather_is_recorded_and_replayed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let replay = dir.path().join("hot.gripline-replay");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let hot = gripline_physics::environment::Environment {
+        ambient_temp_c: 35.0,
+        track_temp_c: 50.0,
+    };
+    let options = HeadlessOptions {
+        vehicle: "corvette-c5".into(),
+        scenario: "launch".into(),
+        decimate: 1,
+        record: Some(replay.clone()),
+        environment: Some(hot),
+        ..HeadlessOptions::default()
+    };
+    headless::run_observed(&options, Some(Box::new(Hashes(tx)))).expect("the run");
+    let recorded: Vec<u64> = rx.try_iter().collect();
+    let file = ReplayFile::open(&replay).expect("complete");
+    assert_eq!(file.header.environment, hot);
+    let mut player = ReplayPlayer::open(&file).expect("loads");
+    assert_eq!(player.session().environment(), hot);
+    let first = player.step().expect("records").expect("a step");
+    assert!(first);
+    let tread = player.session().snapshot().wheels[0].tread_temp_c;
+    assert!(
+        (tread - 35.0).abs() < 0.1,
+        "the tyres start at the air temperature: {tread}"
+    );
+    let (replayed, player) = replayed_hashes(&replay);
+    assert!(replayed == recorded, "the re-simulation differs");
+    assert_eq!(player.diverged_at_tick(), None);
+    // The weather is chosen before the session starts.
+    let mut s = Session::load("corvette-c5", "flat").expect("assets");
+    s.step(&gripline_physics::controls::Controls::default());
+    assert!(s.set_environment(hot).is_err());
 }

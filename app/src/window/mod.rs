@@ -104,7 +104,10 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         .or_else(|| flow.setup_file_for(&options.vehicle));
     let mut session = Session::load_with_setup(&options.vehicle, &options.track, setup.as_deref())
         .with_context(|| format!("loading {} on {}", options.vehicle, options.track))?;
-    // Every drive is recorded (a replay), from the session as loaded.
+    // The weather of the settings, then every drive is recorded (a replay), from there.
+    if let Err(error) = session.set_environment(flow.settings.session.environment) {
+        eprintln!("gripline: {error:#}; the default weather is used");
+    }
     let mut recordings = Recordings::new(flow.data_dir());
     eprintln!("{}", recordings.start(&mut session));
     let (laps, laps_warning) = WindowLaps::new(flow.data_dir(), &session);
@@ -460,6 +463,10 @@ impl App {
                 }
                 for warning in session.warnings() {
                     eprintln!("gripline: warning: {warning}");
+                }
+                if let Err(error) = session.set_environment(self.flow.settings.session.environment)
+                {
+                    eprintln!("gripline: {error:#}; the default weather is used");
                 }
                 eprintln!("{}", self.recordings.start(&mut session));
                 let (laps, warning) = self.laps.for_session(self.flow.data_dir(), &session);

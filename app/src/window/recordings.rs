@@ -66,7 +66,7 @@ impl Recordings {
             file_safe(&identity.track.spec)
         );
         let path = dir.join(name);
-        let header = ReplayHeader::now(identity.clone(), session.step_s());
+        let header = ReplayHeader::for_session(session);
         let (journal, handle) = start_recording(&path, &header, Overflow::Stop)?;
         session.record_to(Box::new(journal))?;
         if let Some(previous) = self.current.replace(handle) {

@@ -80,6 +80,31 @@ pub fn session_tab(
             ui.end_row();
         });
     ui.add_space(12.0);
+    ui.heading("Weather");
+    ui.label(
+        RichText::new(
+            "The tyres' cold pressures are set at the air temperature and they warm from it; \
+             a change restarts the car at the start.",
+        )
+        .weak(),
+    );
+    ui.horizontal(|ui| {
+        ui.label("Air");
+        ui.add(
+            egui::DragValue::new(&mut session.environment.ambient_temp_c)
+                .range(-60.0..=60.0)
+                .speed(0.5)
+                .suffix(" °C"),
+        );
+        ui.label("Track");
+        ui.add(
+            egui::DragValue::new(&mut session.environment.track_temp_c)
+                .range(-60.0..=90.0)
+                .speed(0.5)
+                .suffix(" °C"),
+        );
+    });
+    ui.add_space(12.0);
     ui.heading("Driving aids");
     ui.checkbox(&mut session.aids.abs, "Anti-lock brakes (ABS)");
     ui.checkbox(&mut session.aids.traction_control, "Traction control");

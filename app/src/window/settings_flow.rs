@@ -365,7 +365,13 @@ impl SettingsFlow {
         commands.push(Command::SetAids(aids_for(aids_of_car, now.session.aids)));
         let load_session = (previous.session.vehicle_id != now.session.vehicle_id
             || previous.session.track_id != now.session.track_id)
-            .then(|| (now.session.vehicle_id.clone(), now.session.track_id.clone()));
+            .then(|| (now.session.vehicle_id.clone(), now.session.track_id.clone()))
+            // New weather: the car restarts in it (tyres at the new air temperature).
+            .or_else(|| {
+                (previous.session.environment != now.session.environment
+                    && !self.current.0.is_empty())
+                .then(|| self.current.clone())
+            });
         self.screen = None;
         Applied {
             commands,

@@ -117,6 +117,7 @@ pub fn migrate_v1(v1: SettingsFileV1) -> Settings {
                 auto_clutch: true,
             },
             setups: std::collections::BTreeMap::new(),
+            environment: gripline_physics::environment::Environment::default(),
         },
         graphics: GraphicsSettings {
             width,

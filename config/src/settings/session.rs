@@ -50,6 +50,9 @@ pub struct SessionSettings {
     pub gearbox_mode: GearboxMode,
     /// Driving aids.
     pub aids: Aids,
+    /// Air and track temperatures of the session (°C): what the tyres warm from and shed
+    /// heat to, and the temperature cold pressures are set at.
+    pub environment: gripline_physics::environment::Environment,
     /// The set-up each car starts in, by car (`setups/CAR/NAME.ron` of the settings
     /// folder); a car not named here runs its own set-up.
     pub setups: std::collections::BTreeMap<String, String>,
@@ -63,6 +66,7 @@ impl Default for SessionSettings {
             gearbox_mode: GearboxMode::Automatic,
             aids: Aids::default(),
             setups: std::collections::BTreeMap::new(),
+            environment: gripline_physics::environment::Environment::default(),
         }
     }
 }
@@ -89,6 +93,7 @@ impl Validate for SessionSettings {
             "track_id",
             "must be an asset name (not empty, no path separators)",
         );
+        v.nested("environment", &self.environment);
     }
 }
 
@@ -110,6 +115,22 @@ impl Sanitize for SessionSettings {
                 default.clone_into(id);
             }
         }
+        let d = gripline_physics::environment::Environment::default();
+        let e = &mut self.environment;
+        s.range(
+            "environment.ambient_temp_c",
+            &mut e.ambient_temp_c,
+            -60.0,
+            60.0,
+            d.ambient_temp_c,
+        );
+        s.range(
+            "environment.track_temp_c",
+            &mut e.track_temp_c,
+            -60.0,
+            90.0,
+            d.track_temp_c,
+        );
         s.ensure_valid("", self);
     }
 }
@@ -121,6 +142,17 @@ mod tests {
     #[test]
     fn defaults_are_valid() {
         assert!(SessionSettings::default().check().is_ok());
+    }
+
+    #[test]
+    fn an_impossible_weather_is_repaired() {
+        let mut s = SessionSettings::default();
+        s.environment.ambient_temp_c = 400.0;
+        s.environment.track_temp_c = f64::NAN;
+        let messages = s.sanitize_all();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!((s.environment.ambient_temp_c - 60.0).abs() < 1e-12);
+        assert!((s.environment.track_temp_c - 25.0).abs() < 1e-12);
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub struct HeadlessOptions {
     pub record: Option<PathBuf>,
     /// Set-up file to run the car in.
     pub setup: Option<PathBuf>,
+    /// Air and track temperatures; `None`: the defaults (20 °C, 25 °C).
+    pub environment: Option<gripline_physics::environment::Environment>,
 }
 
 /// Runs `gripline headless`: prints the summary (JSON) and returns it.
@@ -94,6 +96,9 @@ pub fn run_observed(
     };
     let mut session = Session::new(car.vehicle, world)?;
     session.set_identity(identity);
+    if let Some(environment) = args.environment {
+        session.set_environment(environment)?;
+    }
     let replay = match &args.record {
         Some(path) => Some(record_replay(&mut session, path)?),
         None => None,
@@ -170,7 +175,7 @@ pub fn run_observed(
 /// # Errors
 /// The file cannot be created; the session has already changed.
 pub fn record_replay(session: &mut Session, path: &std::path::Path) -> Result<ReplayHandle> {
-    let header = ReplayHeader::now(session.identity().clone(), session.step_s());
+    let header = ReplayHeader::for_session(session);
     let (journal, handle) = crate::replay::start_recording(path, &header, Overflow::Wait)?;
     session.record_to(Box::new(journal))?;
     Ok(handle)

@@ -87,6 +87,7 @@ impl ReplayPlayer {
             _ => {}
         }
         let mut session = session;
+        session.set_environment(file.header.environment)?;
         session.apply(&JournalEvent::StepSize(file.header.step_s))?;
         Ok(Self {
             session,

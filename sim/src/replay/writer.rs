@@ -47,10 +47,22 @@ pub struct ReplayHeader {
     pub identity: SessionIdentity,
     /// The physics step at the start (s); later changes are events.
     pub step_s: f64,
+    /// Air and track temperatures (absent in files from before they existed: the
+    /// defaults).
+    #[serde(default)]
+    pub environment: gripline_physics::environment::Environment,
 }
 
 impl ReplayHeader {
-    /// The header of a recording starting now, by this build.
+    /// The header of a recording of `session` (as built) starting now, by this build.
+    pub fn for_session(session: &crate::session::Session) -> Self {
+        Self {
+            environment: session.environment(),
+            ..Self::now(session.identity().clone(), session.step_s())
+        }
+    }
+
+    /// The header of a recording starting now, by this build, in the default weather.
     pub fn now(identity: SessionIdentity, step_s: f64) -> Self {
         let recorded_unix_s = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -60,6 +72,7 @@ impl ReplayHeader {
             recorded_unix_s,
             identity,
             step_s,
+            environment: gripline_physics::environment::Environment::default(),
         }
     }
 }
