@@ -75,6 +75,7 @@ pub mod offscreen;
 pub mod pose;
 pub mod readback;
 pub mod scene;
+mod scene_pipelines;
 pub mod settings;
 pub mod tiles;
 pub mod track_geometry;

@@ -16,7 +16,8 @@ use wgpu::util::DeviceExt;
 
 use crate::camera::CameraView;
 use crate::car_mesh;
-use crate::mesh::{MeshBuilder, Vertex};
+use crate::mesh::MeshBuilder;
+use crate::scene_pipelines::{DEPTH_FORMAT, SceneLayouts, ScenePipelines};
 use crate::settings::choose_msaa_samples;
 use crate::tiles::{Tile, frustum_planes, tile_mesh, visible_ranges};
 use crate::track_geometry::TrackGeometry;
@@ -25,7 +26,6 @@ use crate::{
     Camera, CameraMode, GpuContext, RenderError, RenderSettings, VehiclePose, VehicleVisual,
 };
 
-const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Model slots: track, body, four wheels, steering wheel.
 const MODEL_SLOTS: usize = 12;
 const SLOT_TRACK: usize = 0;
@@ -344,156 +344,23 @@ impl SceneRenderer {
             }],
         });
 
-        let common = include_str!("shaders/common.wgsl");
-        let module = |label: &str, body: &str| {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(label),
-                source: wgpu::ShaderSource::Wgsl(format!("{common}\n{body}").into()),
-            })
-        };
-        let scene_module = module("scene shader", include_str!("shaders/scene.wgsl"));
-        let sky_module = module("sky shader", include_str!("shaders/sky.wgsl"));
-        let shadow_module = module("shadow shader", include_str!("shaders/shadow.wgsl"));
-
-        let main_pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("scene pipeline layout"),
-            bind_group_layouts: &[Some(&main_layout), Some(&model_layout)],
-            immediate_size: 0,
-        });
-        let shadow_pipeline_layout =
-            device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                label: Some("shadow pipeline layout"),
-                bind_group_layouts: &[Some(&shadow_layout), Some(&model_layout)],
-                immediate_size: 0,
-            });
-        let multisample = wgpu::MultisampleState {
-            count: sample_count,
-            mask: !0,
-            alpha_to_coverage_enabled: false,
-        };
-        let colour_targets = [Some(wgpu::ColorTargetState {
-            format: target_format,
-            blend: None,
-            write_mask: wgpu::ColorWrites::ALL,
-        })];
-        let fragment_constants = [("FINE_DETAIL", f64::from(u8::from(settings.fine_detail)))];
-        let ghost_targets = [Some(wgpu::ColorTargetState {
-            format: target_format,
-            blend: Some(wgpu::BlendState::ALPHA_BLENDING),
-            write_mask: wgpu::ColorWrites::COLOR,
-        })];
-        let lit = |label: &str,
-                   cull_mode: Option<wgpu::Face>,
-                   bias: wgpu::DepthBiasState,
-                   ghost: bool| {
-            device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-                label: Some(label),
-                layout: Some(&main_pipeline_layout),
-                vertex: wgpu::VertexState {
-                    module: &scene_module,
-                    entry_point: Some("vs_main"),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    buffers: &[Some(Vertex::layout())],
-                },
-                primitive: wgpu::PrimitiveState {
-                    cull_mode,
-                    ..Default::default()
-                },
-                depth_stencil: Some(wgpu::DepthStencilState {
-                    format: DEPTH_FORMAT,
-                    depth_write_enabled: Some(!ghost),
-                    depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
-                    stencil: wgpu::StencilState::default(),
-                    bias,
-                }),
-                multisample,
-                fragment: Some(wgpu::FragmentState {
-                    module: &scene_module,
-                    entry_point: Some(if ghost { "fs_ghost" } else { "fs_main" }),
-                    compilation_options: wgpu::PipelineCompilationOptions {
-                        constants: &fragment_constants,
-                        ..Default::default()
-                    },
-                    targets: if ghost {
-                        &ghost_targets
-                    } else {
-                        &colour_targets
-                    },
-                }),
-                multiview_mask: None,
-                cache: None,
-            })
-        };
-        let lit_pipeline =
-            |label: &str, cull_mode: Option<wgpu::Face>, bias: wgpu::DepthBiasState| {
-                lit(label, cull_mode, bias, false)
-            };
-        let ghost_pipeline = lit(
-            "ghost pipeline",
-            Some(wgpu::Face::Back),
-            wgpu::DepthBiasState::default(),
-            true,
-        );
-        let ground_pipeline =
-            lit_pipeline("ground pipeline", None, wgpu::DepthBiasState::default());
-        let solid_pipeline = lit_pipeline(
-            "solid pipeline",
-            Some(wgpu::Face::Back),
-            wgpu::DepthBiasState::default(),
-        );
-        let sky_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("sky pipeline"),
-            layout: Some(&main_pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &sky_module,
-                entry_point: Some("vs_sky"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                buffers: &[],
+        let ScenePipelines {
+            ground: ground_pipeline,
+            solid: solid_pipeline,
+            ghost: ghost_pipeline,
+            sky: sky_pipeline,
+            shadow: shadow_pipeline,
+        } = ScenePipelines::new(
+            device,
+            &SceneLayouts {
+                main: &main_layout,
+                shadow: &shadow_layout,
+                model: &model_layout,
             },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(false),
-                depth_compare: Some(wgpu::CompareFunction::GreaterEqual),
-                stencil: wgpu::StencilState::default(),
-                bias: wgpu::DepthBiasState::default(),
-            }),
-            multisample,
-            fragment: Some(wgpu::FragmentState {
-                module: &sky_module,
-                entry_point: Some("fs_sky"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                targets: &colour_targets,
-            }),
-            multiview_mask: None,
-            cache: None,
-        });
-        let shadow_pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-            label: Some("shadow pipeline"),
-            layout: Some(&shadow_pipeline_layout),
-            vertex: wgpu::VertexState {
-                module: &shadow_module,
-                entry_point: Some("vs_shadow"),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                buffers: &[Some(Vertex::layout())],
-            },
-            primitive: wgpu::PrimitiveState::default(),
-            depth_stencil: Some(wgpu::DepthStencilState {
-                format: DEPTH_FORMAT,
-                depth_write_enabled: Some(true),
-                depth_compare: Some(wgpu::CompareFunction::LessEqual),
-                stencil: wgpu::StencilState::default(),
-                bias: wgpu::DepthBiasState {
-                    constant: 2,
-                    slope_scale: 2.0,
-                    clamp: 0.0,
-                },
-            }),
-            multisample: wgpu::MultisampleState::default(),
-            fragment: None,
-            multiview_mask: None,
-            cache: None,
-        });
+            target_format,
+            sample_count,
+            settings,
+        );
 
         let geometry = TrackGeometry::new(track);
         let (mut ground_mesh, props_mesh) = split_props(&geometry.mesh);
