@@ -461,11 +461,12 @@ impl Session {
     /// left the world (fell below the floor, or a non-finite state): the caller resets it.
     /// The one step of both the window's sim thread and the headless procedures.
     pub fn step(&mut self, controls: &Controls) -> bool {
-        let controls = controls.sanitized();
-        self.vehicle.step(&controls, &self.world, self.step_s);
+        self.vehicle.step(controls, &self.world, self.step_s);
         self.changed = true;
         if let Some(journal) = &mut self.journal {
-            journal.record(&JournalEvent::Step(controls), Some(self.vehicle.snapshot()));
+            // The controls as the vehicle applied them (sanitised by it).
+            let s = self.vehicle.snapshot();
+            journal.record(&JournalEvent::Step(s.controls), Some(s));
         }
         let s = self.vehicle.snapshot();
         if !(s.position.is_finite() && s.orientation.is_finite()) || s.position.z < FLOOR_Z_M {
