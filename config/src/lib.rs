@@ -40,6 +40,7 @@ pub mod setup_file;
 pub mod soft_lock;
 pub mod tir;
 pub mod track_file;
+pub mod tyre_catalog;
 pub mod tyre_file;
 pub mod vehicle_file;
 

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use gripline_physics::tire::Tire;
 use gripline_physics::tire::thermal::TyreThermalParams;
 use gripline_physics::validate::{Validate, Validator};
-use gripline_physics::vehicle::{Vehicle, VehicleParams};
+use gripline_physics::vehicle::tyre_fit::tyre_fit;
+use gripline_physics::vehicle::{CarSetup, Vehicle, VehicleParams};
 
 use crate::error::ConfigError;
 use crate::{assets, load_tyre, ron_text};
@@ -87,34 +88,115 @@ fn resolve_tyre_of(vehicle: &Path, name: &str) -> Result<PathBuf, ConfigError> {
     assets::resolve_tyre(name)
 }
 
+/// A tyre of an axle, ready for the vehicle: the model with its input limits on, its thermal
+/// model, the file it came from and the remarks from loading it.
+struct AxleTyre {
+    tire: Tire,
+    thermal: Option<TyreThermalParams>,
+    file: PathBuf,
+    warnings: Vec<String>,
+}
+
+/// Loads the tyre `name` of the vehicle file `vehicle` (see [`resolve_tyre_of`]).
+fn load_axle_tyre(vehicle: &Path, name: &str) -> Result<AxleTyre, ConfigError> {
+    let file = resolve_tyre_of(vehicle, name)?;
+    let tyre = load_tyre(&file)?;
+    Ok(AxleTyre {
+        tire: tyre.tire.with_input_limits(true),
+        thermal: tyre.thermal,
+        file,
+        warnings: tyre.warnings,
+    })
+}
+
 /// Loads a vehicle file and its tyres.
 ///
 /// # Errors
 /// Any [`ConfigError`] of the vehicle file or of its tyre files, each naming its file.
 pub fn load_vehicle(path: &Path) -> Result<LoadedVehicle, ConfigError> {
     let params = parse_vehicle_ron(&ron_text::read(path)?, path)?;
-    let mut warnings = Vec::new();
-    let mut files = vec![path.to_owned()];
-    let mut load = |name: &str| -> Result<(Tire, Option<TyreThermalParams>), ConfigError> {
-        let tyre_path = resolve_tyre_of(path, name)?;
-        let tyre = load_tyre(&tyre_path)?;
-        files.push(tyre_path);
-        warnings.extend(tyre.warnings);
-        Ok((tyre.tire.with_input_limits(true), tyre.thermal))
-    };
-    let (front, front_thermal) = load(&params.front_tyre)?;
-    let (rear, rear_thermal) = load(&params.rear_tyre)?;
+    let front = load_axle_tyre(path, &params.front_tyre)?;
+    let rear = load_axle_tyre(path, &params.rear_tyre)?;
     let loaded = LoadedVehicle {
         params,
-        tires: [front, rear],
-        thermal: [front_thermal, rear_thermal],
+        files: vec![path.to_owned(), front.file, rear.file],
+        warnings: [front.warnings, rear.warnings].concat(),
+        tires: [front.tire, rear.tire],
+        thermal: [front.thermal, rear.thermal],
         source: path.to_owned(),
-        files,
-        warnings,
     };
     // Check the combination once here, so that a bad file fails at load, not at build.
     loaded.build()?;
     Ok(loaded)
+}
+
+impl LoadedVehicle {
+    /// This car in `setup`: its numbers applied (with [`CarSetup::apply_to`]'s messages) and,
+    /// where the set-up names other tyres than the car runs, those tyres loaded from beside
+    /// the vehicle file or the assets. A named tyre that cannot be loaded, does not fit its
+    /// axle ([`tyre_fit`]) or does not build with the car keeps the car's tyre, with a
+    /// message; the set-up is never refused for its tyres.
+    pub fn with_setup(&self, setup: &CarSetup) -> (LoadedVehicle, Vec<String>) {
+        let (params, mut messages) = setup.apply_to(&self.params);
+        let mut car = LoadedVehicle {
+            params,
+            ..self.clone()
+        };
+        let own = [&self.params.front_tyre, &self.params.rear_tyre];
+        for (axle, wanted) in [&setup.front_tyre, &setup.rear_tyre]
+            .into_iter()
+            .enumerate()
+        {
+            if wanted == own[axle] {
+                continue;
+            }
+            let side = if axle == 0 { "front" } else { "rear" };
+            match car.fitted(axle, wanted) {
+                Ok(fitted) => car = fitted,
+                Err(why) => {
+                    messages.push(format!(
+                        "{side}_tyre: '{wanted}' {why}: the car's '{}' kept",
+                        own[axle]
+                    ));
+                    let name = own[axle].clone();
+                    if axle == 0 {
+                        car.params.front_tyre = name;
+                    } else {
+                        car.params.rear_tyre = name;
+                    }
+                }
+            }
+        }
+        (car, messages)
+    }
+
+    /// This car with the tyre `name` on axle `axle` (0 front, 1 rear), or why it cannot have
+    /// it: the file cannot be loaded, the tyre does not fit the axle ([`tyre_fit`]), or the
+    /// car does not build with it.
+    ///
+    /// # Errors
+    /// The reason, as a phrase ("does not fit: its radius ...").
+    pub fn fitted(&self, axle: usize, name: &str) -> Result<LoadedVehicle, String> {
+        let tyre =
+            load_axle_tyre(&self.source, name).map_err(|e| format!("cannot be loaded ({e})"))?;
+        tyre_fit(&tyre.tire, &self.params, axle)
+            .map_err(|misfit| format!("does not fit: {misfit}"))?;
+        let mut car = self.clone();
+        car.tires[axle] = tyre.tire;
+        car.thermal[axle] = tyre.thermal;
+        if let Some(file) = car.files.get_mut(axle + 1) {
+            *file = tyre.file;
+        }
+        car.warnings.extend(tyre.warnings);
+        if axle == 0 {
+            name.clone_into(&mut car.params.front_tyre);
+        } else {
+            name.clone_into(&mut car.params.rear_tyre);
+        }
+        car.build()
+            .map_err(|e| format!("does not build with this car ({e})"))?;
+        Ok(car)
+    }
 }
 
 #[cfg(test)]

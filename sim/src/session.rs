@@ -532,15 +532,23 @@ pub fn load_car(vehicle: &str, setup: Option<&FilePath>) -> Result<LoadedCar> {
     let path = assets::resolve_vehicle(vehicle)?;
     let mut loaded = load_vehicle(&path)?;
     let mut warnings: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
-    let identity = FileIdentity::of_files(vehicle, &loaded.params.name, &loaded.files)?;
     let mut setup_identity = None;
     if let Some(file) = setup {
         let (car_setup, messages) = load_setup_or_default(file, &loaded.params);
         warnings.extend(messages);
         if file.exists() {
-            let (params, fit) = car_setup.apply_to(&loaded.params);
+            let (in_setup, fit) = loaded.with_setup(&car_setup);
             warnings.extend(fit);
-            loaded.params = params;
+            // Remarks from loading the tyres the set-up chose.
+            let known = loaded.warnings.len();
+            warnings.extend(
+                in_setup
+                    .warnings
+                    .iter()
+                    .skip(known)
+                    .map(ToString::to_string),
+            );
+            loaded = in_setup;
             let name = file.file_stem().map_or_else(
                 || file.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
@@ -552,6 +560,8 @@ pub fn load_car(vehicle: &str, setup: Option<&FilePath>) -> Result<LoadedCar> {
             )?);
         }
     }
+    // The car as it runs: the tyre files the set-up chose are the ones hashed.
+    let identity = FileIdentity::of_files(vehicle, &loaded.params.name, &loaded.files)?;
     let vehicle = loaded
         .build()
         .context("the car in this set-up is not valid")?;

@@ -96,6 +96,24 @@ fn a_stiffer_front_anti_roll_bar_gives_more_understeer() {
     );
 }
 
+#[test]
+fn a_front_tyre_of_less_grip_gives_more_understeer() {
+    // The default friction table peaks at 0.85 (seed 004); the C5's own front tyre's data
+    // at about 1.0 of the load: on the front axle it holds less lateral force at the same
+    // steering, so the step steer settles at less lateral acceleration.
+    let dir = tempfile::tempdir().unwrap();
+    let table = setup_file(
+        dir.path(),
+        "table",
+        r#"(front_tyre: "friction-table-default")"#,
+    );
+    let (stock, table) = (steady_lat_g(None), steady_lat_g(Some(table)));
+    assert!(
+        stock > table + 0.02,
+        "lateral g: stock tyres {stock:.3}, friction table in front {table:.3}"
+    );
+}
+
 /// The highest speed (m/s) the car reaches in `gear`, rolling from `from_kmh` at full
 /// throttle for a minute on the flat plane.
 fn speed_in_gear(setup: &Path, gear: i8, from_kmh: f64) -> f64 {

@@ -1,7 +1,7 @@
 //! The tyre lab (`gripline tire`): evaluate any tyre file at given points or over sweeps,
 //! print the data as CSV or JSON, summarise it, and plot the force curves.
 
-mod plot;
+pub(crate) mod plot;
 mod points;
 mod summary;
 mod sweep;
@@ -83,6 +83,37 @@ pub fn run(args: &TireArgs) -> Result<()> {
         eprintln!("gripline: plot written to {}", plot_path.display());
     }
     Ok(())
+}
+
+/// The tyre lab's first two graphs of `tire` (lateral force against slip angle, longitudinal
+/// force against slip ratio) as a car runs it: its default sweep (`gripline tire`'s ranges,
+/// speed and points) at the loads `loads_n`, the cold pressure `pressure_pa` and the camber
+/// `camber_deg`. For the Garage.
+///
+/// # Errors
+/// A load, pressure or camber that is not finite.
+pub(crate) fn force_curves(
+    tire: &Tire,
+    loads_n: &[f64],
+    pressure_pa: f64,
+    camber_deg: f64,
+) -> Result<Vec<plot::Chart>> {
+    use clap::Parser as _;
+    /// `gripline tire`'s options with their defaults.
+    #[derive(clap::Parser)]
+    struct Defaults {
+        #[command(flatten)]
+        args: TireArgs,
+    }
+    let mut args = Defaults::try_parse_from(["tire", "--tyre", "-"])?.args;
+    args.loads = loads_n.to_vec();
+    args.pressure = Some(pressure_pa);
+    args.gamma_deg = camber_deg;
+    let conditions = conditions(&args, tire)?;
+    let spec = sweep_spec(&args, tire)?;
+    let mut charts = figure(tire, &spec, &conditions);
+    charts.truncate(2);
+    Ok(charts)
 }
 
 fn title(loaded: &LoadedTyre) -> String {

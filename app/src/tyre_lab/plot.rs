@@ -33,7 +33,7 @@ pub struct Chart {
     pub equal_axes: bool,
 }
 
-const PALETTE: [&str; 8] = [
+pub(crate) const PALETTE: [&str; 8] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
 ];
 const PANEL_W: f64 = 620.0;
@@ -68,7 +68,7 @@ fn nice_step(span: f64, target: f64) -> f64 {
 }
 
 /// Axis bounds rounded out to whole ticks, and the tick step.
-fn axis(lo: f64, hi: f64) -> (f64, f64, f64) {
+pub(crate) fn axis(lo: f64, hi: f64) -> (f64, f64, f64) {
     let (lo, hi) = if (hi - lo).abs() < 1e-12 {
         (lo - 1.0, hi + 1.0)
     } else {
@@ -78,7 +78,8 @@ fn axis(lo: f64, hi: f64) -> (f64, f64, f64) {
     ((lo / step).floor() * step, (hi / step).ceil() * step, step)
 }
 
-fn format_tick(value: f64, step: f64) -> String {
+/// A tick label with as many decimals as the step needs.
+pub(crate) fn format_tick(value: f64, step: f64) -> String {
     // Steps are 1, 2 or 5 times a power of ten: as many decimals as that power is negative.
     let decimals = if step >= 1.0 {
         0
@@ -100,7 +101,8 @@ fn format_tick(value: f64, step: f64) -> String {
     }
 }
 
-fn bounds(chart: &Chart) -> Option<(f64, f64, f64, f64)> {
+/// The extent of a chart's finite points `(x_lo, x_hi, y_lo, y_hi)`, square for equal axes.
+pub(crate) fn bounds(chart: &Chart) -> Option<(f64, f64, f64, f64)> {
     let mut points = chart
         .series
         .iter()

@@ -1,15 +1,19 @@
 //! The settings screen's "Garage" tab: the current car's set-up, every number with its unit
 //! and range, the figures a set-up engineer reads beside them (ride frequencies, the front
 //! share of roll stiffness, corner weights, the speed at the redline in each gear), and the
-//! car's named set-ups (load, save as, the car file's own). Apply saves the set-up and
+//! car's named set-ups (load, save as, the car file's own), and the tyres per axle with their
+//! force curves ([`super::garage_tyres`]). Apply saves the set-up and
 //! restarts the car in it at the start (the simulation is paused while the screen is open).
 
 use std::path::PathBuf;
 
 use egui::{DragValue, RichText, Ui};
 use gripline_config::setup_file::{list_setups, load_setup, save_setup, setups_dir};
+use gripline_config::vehicle_file::LoadedVehicle;
 use gripline_physics::vehicle::setup_figures::SetupFigures;
 use gripline_physics::vehicle::{CarSetup, VehicleParams};
+
+use super::garage_tyres::{GarageTyres, tyres_section};
 
 /// How a number is shown: label, unit, factor from SI to the unit, decimals.
 struct Shown {
@@ -88,21 +92,25 @@ pub struct Garage {
     pub status: String,
     /// Whether the draft differs from what the car runs now.
     pub changed: bool,
+    /// The tyres the car can be fitted with.
+    pub tyres: GarageTyres,
 }
 
 impl Garage {
-    /// The garage of `car` (its file's parameters) with the set-up named `name` on screen
-    /// (or the car's own when it has none or it cannot be read).
+    /// The garage of `car` (as its file loads) with the set-up named `name` on screen (or
+    /// the car's own when it has none or it cannot be read).
     pub fn open(
         car: &str,
-        params: VehicleParams,
+        loaded: &LoadedVehicle,
         config_dir: Option<PathBuf>,
         name: Option<&str>,
     ) -> Self {
         let dir = config_dir.map(|d| setups_dir(&d, &gripline_sim::laps::file_safe(car)));
+        let params = loaded.params.clone();
         let mut garage = Self {
             car: car.to_owned(),
             draft: CarSetup::of(&params),
+            tyres: GarageTyres::of(loaded),
             params,
             name: name.unwrap_or("default").to_owned(),
             dir,
@@ -264,8 +272,17 @@ pub fn garage_tab(ui: &mut Ui, garage: &mut Garage) {
         if changed {
             garage.changed = true;
         }
-        let (params, _) = garage.draft.apply_to(&garage.params);
-        figures(&mut columns[1], &SetupFigures::of(&params));
+        egui::ScrollArea::vertical()
+            .id_salt("garage-right")
+            .max_height(columns[1].available_height().max(300.0))
+            .show(&mut columns[1], |ui| {
+                if tyres_section(ui, &mut garage.tyres, &mut garage.draft, &garage.params) {
+                    garage.changed = true;
+                }
+                ui.add_space(8.0);
+                let (params, _) = garage.draft.apply_to(&garage.params);
+                figures(ui, &SetupFigures::of(&params));
+            });
     });
 }
 

@@ -22,6 +22,7 @@ mod ffb_graph;
 mod frame;
 pub mod frame_stats;
 pub mod garage_tab;
+pub mod garage_tyres;
 mod graphics;
 pub mod hud;
 pub mod keyboard;
@@ -37,6 +38,7 @@ pub mod session_tabs;
 pub mod settings_flow;
 mod surface_window;
 mod telemetry_tab;
+mod tyre_chart;
 
 use frame::{TickRate, stats_report};
 pub use options::{WindowOptions, run_from_args};

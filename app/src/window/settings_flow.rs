@@ -155,7 +155,7 @@ impl SettingsFlow {
             .and_then(|path| gripline_config::vehicle_file::load_vehicle(&path).ok())
             .map(|loaded| {
                 let name = self.settings.session.setups.get(&car).cloned();
-                garage_tab::Garage::open(&car, loaded.params, self.data_dir(), name.as_deref())
+                garage_tab::Garage::open(&car, &loaded, self.data_dir(), name.as_deref())
             });
         self.screen = Some(OpenScreen {
             screen,

@@ -126,6 +126,44 @@ fn applying_a_garage_set_up_saves_it_and_restarts_the_car_in_it() {
     assert_eq!(flow.setup_file_for("corvette-c5"), None);
 }
 
+/// The Garage's tyre choice: a tyre that fits is picked for the front axle, saved with the
+/// set-up, and the car restarts on it; one that does not fit cannot be picked.
+#[test]
+fn a_tyre_chosen_in_the_garage_is_the_one_the_car_runs_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SettingsStore::new(dir.path().to_owned());
+    let mut flow = SettingsFlow::new(Settings::default(), Some(store));
+    flow.current = ("corvette-c5".to_owned(), "circuit".to_owned());
+    flow.open(360.0, Tab::Extra(4));
+    let garage = flow
+        .screen
+        .as_mut()
+        .and_then(|open| open.garage.as_mut())
+        .expect("the C5's garage");
+    let offered = |name: &str| {
+        garage
+            .tyres
+            .options
+            .iter()
+            .find(|o| o.name == name)
+            .map(|o| o.fit[0].is_ok())
+    };
+    assert_eq!(offered("TNO_car205_60R15"), Some(true));
+    assert_eq!(offered("MagicFormula61_Parameters"), Some(false));
+    "TNO_car205_60R15".clone_into(&mut garage.draft.front_tyre);
+    garage.changed = true;
+    "tno".clone_into(&mut garage.name);
+    let action = flow.screen_mut().unwrap().apply().expect("valid");
+    let applied = flow.act(action, &AidParams::default());
+    let file = applied.load_setup.expect("the set-up to run");
+    let session =
+        gripline_sim::session::Session::load_with_setup("corvette-c5", "flat", Some(&file))
+            .unwrap();
+    // The TNO data's FNOMIN is 4000 N (the C5's own front tyre's 4800 N).
+    assert_eq!(session.vehicle().tires()[0].nominal_load(), Some(4000.0));
+    assert_eq!(session.vehicle().tires()[1].nominal_load(), Some(5400.0));
+}
+
 /// Regressions of issue 10: every settings path that reaches the sim thread keeps the
 /// device's peak torque and direction, which only the device link may change.
 mod device_facts_survive {

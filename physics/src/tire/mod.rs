@@ -211,6 +211,28 @@ impl Tire {
         }
     }
 
+    /// The free (unloaded) radius the tyre's data states (m), where the model has one: the
+    /// size a garage checks a tyre against a wheel with.
+    pub fn unloaded_radius_m(&self) -> Option<f64> {
+        match self {
+            Tire::MagicFormula(m) => Some(m.coefficients().unloaded_radius),
+            _ => None,
+        }
+    }
+
+    /// The range of wheel loads the tyre's data is valid for (N), where it states one: a
+    /// Magic Formula file's `FZMIN`..`FZMAX`, a Calspan tyre's rated load.
+    pub fn load_range_n(&self) -> Option<(f64, f64)> {
+        match self {
+            Tire::MagicFormula(m) => {
+                let c = m.coefficients();
+                Some((c.fzmin, c.fzmax))
+            }
+            Tire::Calspan(m) => Some((0.0, m.rated_load_n)),
+            _ => None,
+        }
+    }
+
     /// Turns the input range limits of the tyre data on or off (Magic Formula `[*_RANGE]`
     /// sections); models without such limits are returned unchanged.
     #[must_use]

@@ -52,6 +52,7 @@ pub mod steering;
 pub mod steering_feel;
 pub mod suspension;
 pub mod telemetry;
+pub mod tyre_fit;
 mod tyre_heat;
 pub mod wheel;
 

@@ -4,6 +4,10 @@
 //! file's `setup_ranges` where it gives one, otherwise from the rules in
 //! [`default_range`]; a value outside its range is clamped with a message.
 //!
+//! The tyres are part of a set-up by name (`front_tyre`, `rear_tyre`, as a vehicle file
+//! names them); loading the named files is the loader's work, and whether a tyre fits an
+//! axle is [`super::tyre_fit`]'s rule.
+//!
 //! Ride height is adjusted through the spring preload: raising the car by `h` at a wheel
 //! rate `k` takes `k h` more preload (the static compression falls by `h`).
 
@@ -85,6 +89,10 @@ pub struct CarSetup {
     pub front: AxleSetup,
     /// Rear axle.
     pub rear: AxleSetup,
+    /// The front tyres, by asset name (a tyre file's stem, as a vehicle file names them).
+    pub front_tyre: String,
+    /// The rear tyres, by asset name.
+    pub rear_tyre: String,
     /// Share of the service-brake torque at the front (0-1).
     pub brake_bias_front: f64,
     /// Service-brake torque of the whole car at full pedal (N·m): the brake pressure.
@@ -119,6 +127,8 @@ impl CarSetup {
         Self {
             front: AxleSetup::of(params, 0),
             rear: AxleSetup::of(params, 1),
+            front_tyre: params.front_tyre.clone(),
+            rear_tyre: params.rear_tyre.clone(),
             brake_bias_front: b.bias_front,
             brake_torque_n_m: b.max_torque_n_m,
             handbrake_torque_n_m: b.handbrake_torque_n_m,
@@ -153,6 +163,8 @@ impl CarSetup {
             s.fast_rebound_damping_n_s_per_m = set.fast_rebound_damping_n_s_per_m;
             axle.anti_roll_bar_n_per_m = set.anti_roll_bar_n_per_m;
         }
+        p.front_tyre.clone_from(&self.front_tyre);
+        p.rear_tyre.clone_from(&self.rear_tyre);
         p.aero.downforce_area_front_m2 = self.front.downforce_area_m2;
         p.aero.downforce_area_rear_m2 = self.rear.downforce_area_m2;
         p.brakes.bias_front = self.brake_bias_front;
