@@ -121,4 +121,6 @@ pub struct Params {
     pub path: PathBuf,
     /// The `<params>` element as a section (its name is the `name` attribute).
     pub root: Section,
+    /// What was skipped while reading (references to undeclared entities).
+    pub warnings: Vec<String>,
 }

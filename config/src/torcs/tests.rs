@@ -161,3 +161,41 @@ fn truncated_and_garbage_input_gives_errors_never_panics() {
         let _ = parse_params(&text, path);
     }
 }
+
+#[test]
+fn surfaces_map_by_friction_and_rolling_resistance() {
+    use gripline_physics::ground::Surface;
+
+    use super::geometry::BorderStyle;
+    use super::surfaces::{TorcsSurface, map_surface};
+    // Friction and rolling resistance of torcs-data 1.3.7's data/tracks/surfaces.xml.
+    let s = |friction, rolling_resistance| TorcsSurface {
+        friction,
+        rolling_resistance,
+    };
+    assert_eq!(
+        map_surface("asphalt", s(1.2, 0.001), None),
+        Surface::Asphalt
+    );
+    assert_eq!(map_surface("road1", s(1.1, 0.002), None), Surface::Concrete);
+    assert_eq!(
+        map_surface("concrete", s(0.8, 0.0035), None),
+        Surface::Grass
+    );
+    assert_eq!(
+        map_surface("concrete2", s(1.0, 0.002), None),
+        Surface::Concrete
+    );
+    assert_eq!(map_surface("grass", s(0.4, 0.01), None), Surface::Grass);
+    assert_eq!(map_surface("sand", s(0.6, 0.1), None), Surface::Sand);
+    assert_eq!(map_surface("gravel", s(0.6, 0.15), None), Surface::Gravel);
+    assert_eq!(map_surface("dirt", s(0.9, 0.006), None), Surface::Concrete);
+    assert_eq!(
+        map_surface("curb-5cm-r", s(1.4, 0.0025), Some(BorderStyle::Curb)),
+        Surface::Kerb
+    );
+    assert_eq!(
+        map_surface("curb-5cm-r", s(1.4, 0.0025), Some(BorderStyle::Plan)),
+        Surface::Asphalt
+    );
+}

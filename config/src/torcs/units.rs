@@ -2,7 +2,7 @@
 //! TORCS's `params.cpp`): a unit is a product of names joined by `.`, divided after a `/`, and
 //! a `2` squares the name before it (`m/s2`). Known names: m, kg, s, rad, Pa (SI); feet/ft,
 //! in/inch/inches, mm, cm, km (to m); deg (to rad); h/hour/hours, day/days (to s); lb/lbs,
-//! slug/slugs (to kg); kPa, MPa, psi/PSI (to Pa); rpm/RPM (to rad/s); percent/% (divided by
+//! slug/slugs (to kg); `kPa`, `MPa`, psi/PSI (to Pa); rpm/RPM (to rad/s); percent/% (divided by
 //! 100); N and lbf (to N). TORCS ignores a name it does not know; here it is an error, so that
 //! a misspelt unit does not silently scale a value.
 
@@ -15,17 +15,15 @@ fn factor(name: &str) -> Option<f64> {
         "deg" => std::f64::consts::PI / 180.0,
         "h" | "hour" | "hours" => 3600.0,
         "day" | "days" => 86_400.0,
-        "km" => 1000.0,
+        "km" | "kPa" => 1000.0,
         "mm" => 0.001,
-        "cm" => 0.01,
+        "cm" | "percent" | "%" => 0.01,
         "in" | "inch" | "inches" => 0.0254,
         "lbs" | "lb" => 0.453_592_37,
         "slug" | "slugs" => 14.593_902_9,
-        "kPa" => 1000.0,
         "MPa" => 1.0e6,
         "PSI" | "psi" => 6894.757,
         "rpm" | "RPM" => std::f64::consts::PI / 30.0,
-        "percent" | "%" => 0.01,
         "lbf" => 4.448_221_6,
         _ => return None,
     })

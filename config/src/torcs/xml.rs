@@ -45,6 +45,7 @@ pub fn read_params(path: &Path) -> Result<Params, TorcsError> {
 /// [`TorcsError`] naming the file (or the included file) and what is wrong.
 pub fn parse_params(text: &str, path: &Path) -> Result<Params, TorcsError> {
     let (prepared, entities) = prepare(text, path, &HashMap::new())?;
+    let (prepared, skipped) = skip_undeclared(&prepared);
     let doc = parse_xml(&prepared, path)?;
     let root = doc.root_element();
     if root.tag_name().name() != "params" {
@@ -67,10 +68,61 @@ pub fn parse_params(text: &str, path: &Path) -> Result<Params, TorcsError> {
         sections: Vec::new(),
     };
     fill(&doc, root, &mut section, &file, &entities, 0)?;
+    let warnings = skipped
+        .into_iter()
+        .map(|name| {
+            format!(
+                "{}: entity '&{name};' is not declared and was skipped",
+                path.display()
+            )
+        })
+        .collect();
     Ok(Params {
         path: path.to_owned(),
         root: section,
+        warnings,
     })
+}
+
+/// Removes references to entities that are neither declared nor XML's own (`&amp;`...) from
+/// element content, as TORCS's parser skips them; returns their names.
+fn skip_undeclared(text: &str) -> (String, Vec<String>) {
+    const BUILT_IN: [&str; 5] = ["amp", "lt", "gt", "quot", "apos"];
+    let mut skipped: Vec<String> = Vec::new();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(['<', '&']) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if rest.starts_with("<!--") {
+            let end = rest[4..].find("-->").map_or(rest.len(), |e| e + 7);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+        } else if rest.starts_with('<') {
+            let end = tag_end(rest);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+        } else {
+            let name_end = rest[1..]
+                .find(|c: char| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | ':')))
+                .map_or(rest.len(), |e| e + 1);
+            let name = &rest[1..name_end];
+            let is_reference = rest[name_end..].starts_with(';')
+                && !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit());
+            if is_reference && !BUILT_IN.contains(&name) {
+                if !skipped.iter().any(|s| s == name) {
+                    skipped.push(name.to_owned());
+                }
+                rest = &rest[name_end + 1..];
+            } else {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    (out, skipped)
 }
 
 fn read_text(path: &Path) -> Result<String, TorcsError> {
@@ -230,7 +282,11 @@ fn replace_references(text: &str, entities: &HashMap<String, Entity>) -> String 
             let name = &rest[1..name_end];
             match (entities.get(name), rest[name_end..].starts_with(';')) {
                 (Some(Entity::External(_)), true) => {
-                    out.push_str(&format!("<{ENTITY_ELEMENT} name=\"{name}\"/>"));
+                    out.push('<');
+                    out.push_str(ENTITY_ELEMENT);
+                    out.push_str(" name=\"");
+                    out.push_str(name);
+                    out.push_str("\"/>");
                     rest = &rest[name_end + 1..];
                 }
                 (Some(Entity::Internal(value)), true) => {
