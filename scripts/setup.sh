@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages Gripline needs, only those that are missing.
 #   scripts/setup.sh          what building and running needs
-#   scripts/setup.sh --test   plus what the tests need (software Vulkan, Xvfb)
+#   scripts/setup.sh --test   plus what the tests need (software Vulkan, Xvfb, TORCS tracks)
 # As root it installs with apt-get; otherwise it prints the exact command to run and fails.
 # Rust (cargo with clippy and rustfmt) is assumed present. Nothing is downloaded except
 # packages from the distribution's registry.
@@ -22,6 +22,10 @@ if [[ "${1:-}" == "--test" ]]; then
   packages+=(
     xvfb    # a virtual X display for the end-to-end window tests
     xdotool # types keys into that display: the keyboard-driving test
+    # TORCS's circuits (/usr/share/games/torcs/tracks/{road,oval,dirt}): the track importer's
+    # tests read every installed track; without the package they skip and say why. The app
+    # itself never needs it.
+    torcs-data
   )
 fi
 

@@ -45,12 +45,16 @@ pub fn resolve_tyre(name: &str) -> Result<PathBuf, ConfigError> {
     resolve(name, "tyres", &["ron", "tir"], "tyre")
 }
 
-/// Resolves a track given as a path or as the stem of a file in `assets/tracks/`
-/// (`proving-ground`, `circuit`).
+/// Resolves a track given as a path, as the stem of a file in `assets/tracks/`
+/// (`proving-ground`, `circuit`), or as `torcs:NAME` for an installed TORCS / Speed Dreams
+/// track (its `NAME.xml`; see [`crate::torcs::discover`]).
 ///
 /// # Errors
 /// [`ConfigError::NotFound`] naming the places searched.
 pub fn resolve_track(name: &str) -> Result<PathBuf, ConfigError> {
+    if let Some(torcs) = name.strip_prefix(crate::torcs::TRACK_PREFIX) {
+        return crate::torcs::discover::find_track(torcs);
+    }
     resolve(name, "tracks", &["ron"], "track")
 }
 

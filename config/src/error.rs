@@ -6,6 +6,7 @@ use gripline_physics::track::TrackError;
 use gripline_physics::validate::Violations;
 
 use crate::tir::TirError;
+use crate::torcs::TorcsError;
 
 /// Why a file could not be used. Each variant names the file.
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +43,9 @@ pub enum ConfigError {
     /// A Magic Formula property file could not be parsed.
     #[error(transparent)]
     Tir(#[from] TirError),
+    /// A TORCS or Speed Dreams track file could not be read.
+    #[error(transparent)]
+    Torcs(#[from] TorcsError),
     /// The file's extension names no format this loader knows.
     #[error(
         "{path}: unknown tyre file type (expected .tir for Magic Formula or .ron for the other models)"

@@ -10,6 +10,7 @@
 //! - [`scenario_file`]: scenario files (RON) of the headless runner.
 //! - [`vehicle_file`]: vehicle files (RON): every parameter of a car, and its tyres.
 //! - [`tir`]: the Magic Formula property-file parser.
+//! - [`torcs`]: TORCS and Speed Dreams tracks (their XML), imported as track layouts.
 //! - [`ron_text`]: RON parsing shared by every RON format, with positions in errors.
 //! - [`assets`]: finding the shipped `assets/` folder and resolving asset names.
 //! - [`input_settings`]: the input settings file: [`bindings`] (with each axis's
@@ -39,6 +40,7 @@ pub mod settings;
 pub mod setup_file;
 pub mod soft_lock;
 pub mod tir;
+pub mod torcs;
 pub mod track_file;
 pub mod tyre_catalog;
 pub mod tyre_file;

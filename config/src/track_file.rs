@@ -93,11 +93,18 @@ pub fn build_track_ron(text: &str, path: &Path) -> Result<LoadedTrack, ConfigErr
     })
 }
 
-/// Loads a track file and builds its ground.
+/// Loads a track file and builds its ground: a Gripline track (`.ron`) or a TORCS / Speed
+/// Dreams track (`.xml`, imported by [`crate::torcs`]).
 ///
 /// # Errors
 /// Any [`ConfigError`]; each names the file.
 pub fn load_track(path: &Path) -> Result<LoadedTrack, ConfigError> {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xml"))
+    {
+        return crate::torcs::load_torcs_track(path);
+    }
     let text = ron_text::read(path)?;
     build_track_ron(&text, path)
 }

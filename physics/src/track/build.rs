@@ -28,14 +28,14 @@ const INSIDE_REACH: f64 = 0.85;
 const CORNER_MARGIN_M: f64 = 6.0;
 
 #[derive(Default)]
-struct MeshData {
-    vertices: Vec<DVec3>,
-    triangles: Vec<[u32; 3]>,
-    surfaces: Vec<Surface>,
+pub(super) struct MeshData {
+    pub(super) vertices: Vec<DVec3>,
+    pub(super) triangles: Vec<[u32; 3]>,
+    pub(super) surfaces: Vec<Surface>,
 }
 
 impl MeshData {
-    fn index(&self) -> Result<u32, TrackError> {
+    pub(super) fn index(&self) -> Result<u32, TrackError> {
         u32::try_from(self.vertices.len()).map_err(|_| TrackError::TooLarge {
             vertices: self.vertices.len(),
         })
@@ -43,7 +43,7 @@ impl MeshData {
 
     /// Two triangles over the quad `a b` (one edge) `c d` (the next), `a`-`c` and `b`-`d`
     /// running along the strip.
-    fn quad(&mut self, a: u32, b: u32, c: u32, d: u32, surface: Surface) {
+    pub(super) fn quad(&mut self, a: u32, b: u32, c: u32, d: u32, surface: Surface) {
         self.triangles.push([a, b, d]);
         self.triangles.push([a, d, c]);
         self.surfaces.push(surface);
@@ -55,9 +55,13 @@ impl MeshData {
 pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
     use crate::validate::Validate;
     layout.check()?;
-    let centre_line = CentreLine::from_layout(layout);
+    let (centre_line, sources) = CentreLine::from_layout_with_sources(layout);
     let mut data = MeshData::default();
-    road(layout, &centre_line, &mut data)?;
+    if layout.cross_sections.is_empty() {
+        road(layout, &centre_line, &mut data)?;
+    } else {
+        super::build_sections::road(layout, &centre_line, &sources, &mut data)?;
+    }
     for pad in &layout.pads {
         pad_mesh(&pad.shape, pad.surface, &mut data)?;
     }
@@ -204,7 +208,11 @@ fn road(
 /// corners too tight for the bands' full width. Each sample takes the smallest scale found
 /// within reach of the bands' extent along the line, so that the narrowing starts before the
 /// corner and the bands of the straight before it do not cross those of the corner.
-fn inside_scales(samples: &[CentreLineSample], line: &CentreLine, extent: f64) -> Vec<[f64; 2]> {
+pub(super) fn inside_scales(
+    samples: &[CentreLineSample],
+    line: &CentreLine,
+    extent: f64,
+) -> Vec<[f64; 2]> {
     let n = samples.len();
     let raw: Vec<[f64; 2]> = samples
         .iter()

@@ -72,17 +72,22 @@ pub struct CentreLine {
 }
 
 impl CentreLine {
-    /// Samples the centre line of `layout` (which must have been validated). Empty when the
-    /// layout has no centre line.
-    pub(crate) fn from_layout(layout: &TrackLayout) -> Self {
+    /// Samples the centre line of `layout` (which must have been validated); empty when the
+    /// layout has no centre line. With each sample comes the control point that starts its
+    /// spline segment and the blend (0 to 1, smoothstepped like the width) towards the next.
+    pub(crate) fn from_layout_with_sources(layout: &TrackLayout) -> (Self, Vec<(usize, f64)>) {
         let points = &layout.centre_line;
         let mut samples = Vec::new();
+        let mut sources = Vec::new();
         if points.len() < 2 {
-            return Self {
-                samples,
-                closed: layout.closed,
-                length_m: 0.0,
-            };
+            return (
+                Self {
+                    samples,
+                    closed: layout.closed,
+                    length_m: 0.0,
+                },
+                sources,
+            );
         }
         let n = points.len();
         let segments = if layout.closed { n } else { n - 1 };
@@ -131,6 +136,7 @@ impl CentreLine {
                 let banking_rad =
                     (a.banking_deg + (b.banking_deg - a.banking_deg) * blend).to_radians();
                 samples.push(frame(position, tangent, width_m, banking_rad));
+                sources.push((seg, blend));
             }
         }
         let mut distance = 0.0;
@@ -152,7 +158,7 @@ impl CentreLine {
             length_m,
         };
         line.compute_curvature();
-        line
+        (line, sources)
     }
 
     fn compute_curvature(&mut self) {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::ground::Surface;
 use crate::validate::{Validate, Validator};
 
+use super::cross_section::{CrossSection, validate_cross_sections};
 use super::reference::LaneChange;
 
 /// The description of a track, from which [`TrackLayout::build_mesh`](super::TrackLayout::build_mesh)
@@ -37,6 +38,11 @@ pub struct TrackLayout {
     /// Bands beyond the kerb strip on each side, from the road outwards.
     #[serde(default)]
     pub verge: Vec<VergeBand>,
+    /// Cross-sections that vary along the road, one per centre-line point (an imported track's
+    /// sides and surfaces). Empty: the road is `road_surface` throughout, with `kerb` and
+    /// `verge` beside it; when given, `kerb`, `verge` and `corner_radius_m` must be left out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cross_sections: Vec<CrossSection>,
     /// Flat or inclined areas: skidpads, tiles of test surfaces, grades, the ground around.
     #[serde(default)]
     pub pads: Vec<Pad>,
@@ -71,6 +77,7 @@ impl Default for TrackLayout {
             corner_radius_m: 0.0,
             kerb: None,
             verge: Vec::new(),
+            cross_sections: Vec::new(),
             pads: Vec::new(),
             objects: Vec::new(),
             references: Vec::new(),
@@ -365,6 +372,15 @@ impl Validate for TrackLayout {
             );
         }
         v.in_range("sample_spacing_m", self.sample_spacing_m, 0.25, 25.0);
+        validate_cross_sections(&self.cross_sections, self.centre_line.len(), v);
+        if !self.cross_sections.is_empty()
+            && (self.kerb.is_some() || !self.verge.is_empty() || self.corner_radius_m > 0.0)
+        {
+            v.fail(
+                "cross_sections",
+                "cannot be combined with kerb, verge or corner_radius_m",
+            );
+        }
         v.non_negative("corner_radius_m", self.corner_radius_m);
         if let Some(kerb) = &self.kerb {
             v.within("kerb", |v| v.positive("width_m", kerb.width_m));

@@ -4,7 +4,9 @@
 //! - [`TrackLayout`] (in [`layout`]) is what a track file holds: centre-line control points
 //!   (position, elevation, banking, width; open or closed), a kerb strip and verge bands beside
 //!   the road, pads (skidpads, surface tiles, grades), objects (cones, markers) and references
-//!   (points, lines, stations, circles, lane-change courses).
+//!   (points, lines, stations, circles, lane-change courses). An imported track gives instead
+//!   a [`CrossSection`] per control point (in [`cross_section`]): its road surface and the
+//!   bands on each side, varying along the road.
 //! - [`TrackLayout::build_mesh`] turns it into a [`TrackMesh`]: a [`TriangleMesh`] ground with a
 //!   surface per triangle (which implements [`Ground`]), the sampled [`CentreLine`] with
 //!   station queries, the objects standing on the ground and the references resolved.
@@ -14,7 +16,9 @@
 //! direction of travel: positive raises the left edge (a right-hand corner's banking).
 
 mod build;
+mod build_sections;
 pub mod centre_line;
+pub mod cross_section;
 pub mod layout;
 pub mod reference;
 
@@ -27,6 +31,7 @@ use crate::ground::{Ground, GroundHit, MeshError, RayHint, TriangleMesh};
 use crate::validate::Violations;
 
 pub use centre_line::{CentreLine, CentreLineSample, Projection};
+pub use cross_section::{CrossSection, SideBand};
 pub use layout::{
     ControlPoint, KerbSpec, ObjectKind, ObjectSpec, Pad, PadShape, Reference, TrackLayout,
     VergeBand,

@@ -543,3 +543,97 @@ fn absurd_sizes_are_refused_before_any_mesh_is_made() {
         "{err}"
     );
 }
+
+fn sections_loop() -> TrackLayout {
+    // A counter-clockwise circle of radius 200 m: left is the inside, right the outside.
+    let centre_line = circle(200.0, 48, 0.0, 10.0);
+    let cross_sections = (0..48)
+        .map(|k| CrossSection {
+            road_surface: if k < 24 {
+                Surface::Asphalt
+            } else {
+                Surface::Concrete
+            },
+            left: vec![
+                SideBand {
+                    surface: Surface::Kerb,
+                    width_m: 1.0,
+                    rise_m: 0.05,
+                },
+                SideBand {
+                    surface: Surface::Grass,
+                    width_m: 5.0,
+                    rise_m: 0.0,
+                },
+            ],
+            right: vec![SideBand {
+                surface: Surface::Gravel,
+                width_m: 8.0,
+                rise_m: -0.8,
+            }],
+        })
+        .collect();
+    TrackLayout {
+        closed: true,
+        centre_line,
+        cross_sections,
+        ..TrackLayout::default()
+    }
+}
+
+#[test]
+fn cross_sections_give_each_band_its_surface_width_and_rise() {
+    let mesh = sections_loop().build_mesh().expect("builds");
+    // Along +x from the centre, at angle 0 the road centre is at x = 200 (heading +y).
+    // The left (inside) is towards smaller x.
+    let road = down(&mesh, 200.0, 1.0);
+    assert_eq!(road.surface, Surface::Asphalt);
+    assert!((road.point.z - 3.0).abs() < 1e-6, "{}", road.point.z);
+    // Kerb from 5 to 6 m inside, rising 5 cm: at 5.5 m it is 2.5 cm up.
+    let kerb = down(&mesh, 194.5, 0.0);
+    assert_eq!(kerb.surface, Surface::Kerb);
+    assert!((kerb.point.z - 3.025).abs() < 2e-3, "{}", kerb.point.z);
+    // Grass from 6 to 11 m inside, level with the kerb's top.
+    let grass = down(&mesh, 191.0, 0.0);
+    assert_eq!(grass.surface, Surface::Grass);
+    assert!((grass.point.z - 3.05).abs() < 2e-3, "{}", grass.point.z);
+    assert!(mesh.ground.height_below(188.0, 0.0, 1000.0).is_none());
+    // Gravel from 5 to 13 m outside, falling 0.8 m: at 9 m it is 0.4 m down.
+    let gravel = down(&mesh, 209.0, 0.0);
+    assert_eq!(gravel.surface, Surface::Gravel);
+    assert!((gravel.point.z - 2.6).abs() < 5e-3, "{}", gravel.point.z);
+    // The second half of the loop has a concrete road.
+    assert_eq!(down(&mesh, -200.0, -1.0).surface, Surface::Concrete);
+    assert_eq!(down(&mesh, -200.0, 1.0).surface, Surface::Asphalt);
+}
+
+#[test]
+fn cross_sections_are_validated() {
+    let mut layout = sections_loop();
+    layout.cross_sections[3].right.clear();
+    layout.cross_sections[5].left[1].width_m = -1.0;
+    layout.verge.push(VergeBand {
+        surface: Surface::Grass,
+        width_m: 3.0,
+        slope_pct: 0.0,
+        corner_surface: None,
+    });
+    let err = layout.check().expect_err("invalid");
+    let paths: Vec<_> = err.0.iter().map(|v| v.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "cross_sections[3]",
+            "cross_sections[5].left[1].width_m",
+            "cross_sections"
+        ],
+        "{err}"
+    );
+    layout.cross_sections.pop();
+    let err = layout.check().expect_err("invalid");
+    assert!(
+        err.to_string()
+            .contains("must have one entry per centre-line point (48), has 47"),
+        "{err}"
+    );
+}

@@ -1,0 +1,213 @@
+//! From a TORCS track file to Gripline's [`TrackLayout`]: the sampled main track becomes the
+//! centre line's control points (position, height of the centre, banking, width across the
+//! banked road) with a [`CrossSection`] each (the road's surface, then on each side the border
+//! and the side beyond it). A kerb-style border rises by its height across its width and drops
+//! back over its last 5 cm (two bands), as TORCS draws it; a plan or wall border is flat
+//! (walls and barriers are not ground: they are not part of this mesh). Sides and borders are
+//! level unless the track says they follow the banking.
+
+use std::path::Path;
+
+use gripline_physics::track::{ControlPoint, CrossSection, SideBand, TrackLayout};
+
+use super::error::TorcsError;
+use super::geometry::{BorderStyle, MainTrack, TrackSample, main_track};
+use super::params::Params;
+use super::surfaces::SurfaceTable;
+use super::xml::read_params;
+
+/// Control points closer than this (horizontally) to the previous one are dropped (m).
+const MIN_POINT_GAP_M: f64 = 0.5;
+/// Width over which a kerb drops back to the level of what lies beyond it (m).
+const KERB_DROP_M: f64 = 0.05;
+
+/// A TORCS track read and converted.
+#[derive(Clone, Debug)]
+pub struct ImportedTrack {
+    /// The track's name (`Header/name`).
+    pub name: String,
+    /// Its category (`road`, `oval`, `dirt`).
+    pub category: String,
+    /// Its author.
+    pub author: String,
+    /// Its description.
+    pub description: String,
+    /// The sampled main track, as TORCS builds it.
+    pub main: MainTrack,
+    /// The surfaces it defines.
+    pub surfaces: SurfaceTable,
+    /// The layout for Gripline's ground-mesh builder.
+    pub layout: TrackLayout,
+    /// What could not be carried over exactly (undefined surfaces, walls, a gap where the
+    /// track should close).
+    pub warnings: Vec<String>,
+}
+
+/// Reads a TORCS track file and converts it.
+///
+/// # Errors
+/// [`TorcsError`] naming the file and what is wrong.
+pub fn import_track(path: &Path) -> Result<ImportedTrack, TorcsError> {
+    convert(&read_params(path)?)
+}
+
+/// Converts a parsed TORCS track file.
+///
+/// # Errors
+/// [`TorcsError`] naming the file and what is wrong.
+pub fn convert(params: &Params) -> Result<ImportedTrack, TorcsError> {
+    let header = params.root.section("Header");
+    let header_text = |name: &str| -> Result<String, TorcsError> {
+        Ok(match header {
+            Some(h) => h.text(name)?.unwrap_or_default().to_owned(),
+            None => String::new(),
+        })
+    };
+    let mut name = header_text("name")?;
+    if name.trim().is_empty() {
+        name = params.path.file_stem().map_or_else(
+            || "TORCS track".to_owned(),
+            |s| s.to_string_lossy().into_owned(),
+        );
+    }
+    let surfaces = SurfaceTable::read(params)?;
+    let main = main_track(params)?;
+    let mut warnings = params.warnings.clone();
+    if main.closure_gap_m > 1.0 || main.closure_heading_rad.abs() > 1f64.to_radians() {
+        warnings.push(format!(
+            "the main track ends {:.2} m and {:.2} deg from its start; the loop is closed across the gap",
+            main.closure_gap_m,
+            main.closure_heading_rad.to_degrees()
+        ));
+    }
+    let mut undefined: Vec<&str> = Vec::new();
+    let mut walls = 0_usize;
+    for s in &main.samples {
+        for name in std::iter::once(s.road_surface.as_str()).chain(
+            s.sides
+                .iter()
+                .flat_map(|side| [side.border_surface.as_str(), side.side_surface.as_str()]),
+        ) {
+            if surfaces.get(name).is_none() && !undefined.contains(&name) {
+                undefined.push(name);
+            }
+        }
+        walls += s
+            .sides
+            .iter()
+            .filter(|side| side.border_style == BorderStyle::Wall && side.border_width_m > 0.0)
+            .count();
+    }
+    for name in undefined {
+        warnings.push(format!(
+            "surface '{name}' is not defined; TORCS's defaults (friction 0.8, rolling resistance 0.001) are used"
+        ));
+    }
+    if walls > 0 {
+        warnings.push(format!(
+            "{walls} border samples are walls; they are laid as flat ground (walls are not part of the ground mesh)"
+        ));
+    }
+
+    let kept = keep_spaced(&main.samples);
+    let mut centre_line = Vec::with_capacity(kept.len());
+    let mut cross_sections = Vec::with_capacity(kept.len());
+    for s in kept {
+        let (point, section) = cross_section(s, main.width_m, &surfaces);
+        centre_line.push(point);
+        cross_sections.push(section);
+    }
+    let layout = TrackLayout {
+        closed: true,
+        centre_line,
+        cross_sections,
+        ..TrackLayout::default()
+    };
+    Ok(ImportedTrack {
+        name,
+        category: header_text("category")?,
+        author: header_text("author")?,
+        description: header_text("description")?,
+        main,
+        surfaces,
+        layout,
+        warnings,
+    })
+}
+
+/// The samples at least [`MIN_POINT_GAP_M`] apart, the last also that far from the first.
+fn keep_spaced(samples: &[TrackSample]) -> Vec<&TrackSample> {
+    let gap = |a: &TrackSample, b: &TrackSample| (a.x_m - b.x_m).hypot(a.y_m - b.y_m);
+    let mut kept: Vec<&TrackSample> = Vec::with_capacity(samples.len());
+    for s in samples {
+        if kept
+            .last()
+            .is_none_or(|last| gap(last, s) >= MIN_POINT_GAP_M)
+        {
+            kept.push(s);
+        }
+    }
+    while kept.len() > 3 && gap(kept[kept.len() - 1], kept[0]) < MIN_POINT_GAP_M {
+        kept.pop();
+    }
+    kept
+}
+
+fn cross_section(
+    s: &TrackSample,
+    width_m: f64,
+    surfaces: &SurfaceTable,
+) -> (ControlPoint, CrossSection) {
+    let dz = s.z_left_m - s.z_right_m;
+    let bank = dz.atan2(width_m);
+    let point = ControlPoint {
+        x_m: s.x_m,
+        y_m: s.y_m,
+        z_m: 0.5 * (s.z_left_m + s.z_right_m),
+        banking_deg: bank.to_degrees(),
+        // The edges lie `width_m` apart horizontally, as in TORCS.
+        width_m: width_m.hypot(dz),
+    };
+    // Index 0 is the right side, 1 the left; the banking raises the left.
+    let bands = |side: usize| -> Vec<SideBand> {
+        let part = &s.sides[side];
+        let outward_slope = if part.tangent_banking {
+            if side == 1 { bank.tan() } else { -bank.tan() }
+        } else {
+            0.0
+        };
+        let bw = part.border_width_m;
+        let drop = KERB_DROP_M.min(0.5 * bw);
+        let kerb = if part.border_style == BorderStyle::Curb {
+            part.border_height_m
+        } else {
+            0.0
+        };
+        let border_surface = surfaces.map(&part.border_surface, Some(part.border_style));
+        vec![
+            SideBand {
+                surface: border_surface,
+                width_m: bw - drop,
+                rise_m: outward_slope * (bw - drop) + kerb,
+            },
+            SideBand {
+                surface: border_surface,
+                width_m: drop,
+                rise_m: outward_slope * drop - kerb,
+            },
+            SideBand {
+                surface: surfaces.map(&part.side_surface, None),
+                width_m: part.side_width_m,
+                rise_m: outward_slope * part.side_width_m,
+            },
+        ]
+    };
+    (
+        point,
+        CrossSection {
+            road_surface: surfaces.map(&s.road_surface, None),
+            left: bands(1),
+            right: bands(0),
+        },
+    )
+}

@@ -1,0 +1,62 @@
+//! TORCS and Speed Dreams tracks: the track XML (`tracks/{road,oval,dirt}/NAME/NAME.xml`) read
+//! into Gripline's own track layout, so that the ground mesh, the lap timer and the driver
+//! model work on it.
+//!
+//! - [`xml`]: the parameter-file reader (sections, numeric and text attributes, the document
+//!   type's external entities) into a [`params::Params`] tree; [`units`] converts to SI.
+//! - [`geometry`]: the main track built as TORCS builds it, sampled every 2 m.
+//! - [`surfaces`]: TORCS surfaces and their mapping onto Gripline's.
+//! - [`convert`]: the conversion into a [`TrackLayout`](gripline_physics::track::TrackLayout)
+//!   with cross-sections; [`load_torcs_track`] builds it into a [`LoadedTrack`].
+//! - [`discover`]: installed tracks (`torcs:NAME`) in the TORCS and Speed Dreams data folders
+//!   and in `$GRIPLINE_TORCS_TRACKS`.
+//! - [`error`]: [`TorcsError`], naming the file and what is wrong for every failure.
+
+pub mod convert;
+pub mod discover;
+pub mod error;
+pub mod geometry;
+pub mod params;
+pub mod surfaces;
+pub mod units;
+pub mod xml;
+
+#[cfg(test)]
+mod tests;
+
+pub use convert::{ImportedTrack, import_track};
+pub use discover::{InstalledTrack, installed_tracks};
+pub use error::TorcsError;
+pub use params::{Params, Section};
+pub use xml::{parse_params, read_params};
+
+use std::path::Path;
+
+use crate::error::ConfigError;
+use crate::track_file::LoadedTrack;
+
+/// Prefix of a track name that names an installed TORCS / Speed Dreams track (`torcs:forza`).
+pub const TRACK_PREFIX: &str = "torcs:";
+
+/// Imports a TORCS track file and builds its ground mesh.
+///
+/// # Errors
+/// [`ConfigError::Torcs`] when the file cannot be read or converted, [`ConfigError::Track`]
+/// when its ground cannot be built; each names the file.
+pub fn load_torcs_track(path: &Path) -> Result<LoadedTrack, ConfigError> {
+    let imported = import_track(path)?;
+    let mesh = imported
+        .layout
+        .build_mesh()
+        .map_err(|source| ConfigError::Track {
+            path: path.to_owned(),
+            source,
+        })?;
+    Ok(LoadedTrack {
+        name: imported.name,
+        description: imported.description,
+        source: path.to_owned(),
+        layout: imported.layout,
+        mesh,
+    })
+}

@@ -1,0 +1,139 @@
+//! Every TORCS track installed by Debian's `torcs-data` (`/usr/share/games/torcs/tracks`)
+//! imports and builds its ground mesh, and its centre line is as long as its XML segments say.
+//! Without the package the tests print why they skip (`scripts/setup.sh --test` installs it).
+
+use std::path::{Path, PathBuf};
+
+use gripline_config::torcs::discover::tracks_in;
+use gripline_config::torcs::{Section, import_track, load_torcs_track, read_params};
+
+const TORCS_DATA: &str = "/usr/share/games/torcs";
+
+fn installed() -> Option<Vec<gripline_config::torcs::InstalledTrack>> {
+    if !Path::new(TORCS_DATA).join("tracks").is_dir() {
+        println!("skipped: {TORCS_DATA}/tracks is absent (install Debian's torcs-data)");
+        return None;
+    }
+    Some(tracks_in(&[PathBuf::from(TORCS_DATA)]))
+}
+
+fn num(s: &Section, name: &str, default: f64) -> f64 {
+    s.number(name).expect("numeric").unwrap_or(default)
+}
+
+/// The main track's length straight from the XML: straights by `lg`, arcs by
+/// `(radius + end radius) / 2 * arc`, and spirals cut into several profile steps by TORCS's
+/// formula (the steps' radii run linearly from `radius` to `end radius`, and the steps share
+/// the length so that they turn through `arc`: `length = arc * steps / sum(1 / r_k)`).
+fn xml_length_m(xml: &Path) -> f64 {
+    let params = read_params(xml).expect("parses");
+    let main = params.root.section("Main Track").expect("main track");
+    let global_step = num(main, "profil steps length", 0.0);
+    let mut total = 0.0;
+    let list = main
+        .section("Track Segments")
+        .or_else(|| main.section("segments"))
+        .expect("segments");
+    for seg in &list.sections {
+        match seg.text("type").expect("text") {
+            Some("str") => total += num(seg, "lg", 0.0),
+            Some("lft" | "rgt") => {
+                let r = num(seg, "radius", 0.0);
+                let re = num(seg, "end radius", r);
+                let arc = num(seg, "arc", 0.0);
+                let plain = 0.5 * (r + re) * arc;
+                let linear = seg.text("profil").expect("text") == Some("linear");
+                let mut steps = num(seg, "profil steps", 1.0).floor();
+                if steps <= 1.0 {
+                    let step = num(seg, "profil steps length", global_step);
+                    steps = if step > 0.0 {
+                        (plain / step).floor() + 1.0
+                    } else {
+                        1.0
+                    };
+                }
+                if linear {
+                    steps = 1.0;
+                }
+                if (re - r).abs() > 0.0 && steps > 1.0 {
+                    let dr = (re - r) / (steps - 1.0);
+                    let mut inverse = 0.0;
+                    let mut k = 0.0;
+                    while k < steps {
+                        inverse += 1.0 / (r + k * dr);
+                        k += 1.0;
+                    }
+                    total += arc * steps / inverse;
+                } else {
+                    total += plain;
+                }
+            }
+            _ => {}
+        }
+    }
+    total
+}
+
+#[test]
+fn every_installed_track_imports_and_builds_its_ground() {
+    let Some(tracks) = installed() else { return };
+    println!("{} tracks installed", tracks.len());
+    let mut failures = Vec::new();
+    for track in &tracks {
+        match load_torcs_track(&track.xml) {
+            Ok(loaded) => {
+                let imported = import_track(&track.xml).expect("imports");
+                println!(
+                    "{}/{}: '{}' {:.1} m, {} triangles",
+                    track.category,
+                    track.name,
+                    loaded.name,
+                    loaded.mesh.length_m,
+                    loaded.mesh.ground.triangle_count()
+                );
+                for w in &imported.warnings {
+                    println!("  not fully read: {w}");
+                }
+            }
+            Err(e) => failures.push(format!("{}/{}: {e}", track.category, track.name)),
+        }
+    }
+    for f in &failures {
+        println!("FAILED {f}");
+    }
+    assert!(failures.is_empty(), "{} tracks failed", failures.len());
+    // torcs-data 1.3.7: 21 road, 9 oval and 8 dirt tracks.
+    assert_eq!(tracks.len(), 38);
+}
+
+#[test]
+fn centre_line_lengths_match_the_xml_segments_within_half_a_percent() {
+    let Some(tracks) = installed() else { return };
+    let mut worst: f64 = 0.0;
+    let mut bad = Vec::new();
+    for track in &tracks {
+        let expected = xml_length_m(&track.xml);
+        let loaded = load_torcs_track(&track.xml).expect("loads");
+        let imported = import_track(&track.xml).expect("imports");
+        let error = (loaded.mesh.length_m - expected) / expected;
+        println!(
+            "{:>14}: XML {expected:9.2} m, TORCS steps {:9.2} m, centre line {:9.2} m, error {:+.3} %",
+            track.name,
+            imported.main.length_m,
+            loaded.mesh.length_m,
+            100.0 * error
+        );
+        // The sampled steps add up to the XML's length (rounding only).
+        assert!(
+            (imported.main.length_m - expected).abs() < 1e-6 * expected,
+            "{}",
+            track.name
+        );
+        worst = worst.max(error.abs());
+        if error.abs() > 0.005 {
+            bad.push(track.name.clone());
+        }
+    }
+    println!("largest error {:.3} %", 100.0 * worst);
+    assert!(bad.is_empty(), "off by more than 0.5 %: {bad:?}");
+}
