@@ -573,14 +573,11 @@ pub fn load_car(vehicle: &str, setup: Option<&FilePath>) -> Result<LoadedCar> {
     })
 }
 
-/// The centre line as the driver model's path.
+/// The centre line as the driver model's path, with its heights (the speed planner slows
+/// for crests).
 fn centre_path(line: &CentreLine) -> Result<Path> {
-    let points: Vec<DVec2> = line
-        .samples()
-        .iter()
-        .map(|s| s.position.truncate())
-        .collect();
-    Ok(Path::new(&points, true)?)
+    let points: Vec<DVec3> = line.samples().iter().map(|s| s.position).collect();
+    Ok(Path::new_3d(&points, true)?)
 }
 
 /// The driver model on `path` at the pace of `limits`.

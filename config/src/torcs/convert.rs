@@ -18,6 +18,14 @@ use super::xml::read_params;
 
 /// Control points closer than this (horizontally) to the previous one are dropped (m).
 const MIN_POINT_GAP_M: f64 = 0.5;
+/// Spacing of the ground mesh's rows along the imported centre line (m). Real circuits' hills
+/// have vertical radii down to a few hundred metres; a row every metre keeps the grade step
+/// at each row (spacing over vertical radius) below 0.3 % there, which a wheel's single
+/// contact point meets as a small bump at every row.
+const SAMPLE_SPACING_M: f64 = 1.0;
+/// Half-width of the window the elevation and banking are smoothed over (m): see
+/// [`smooth_profile`].
+const PROFILE_SMOOTHING_M: f64 = 5.0;
 /// Width over which a kerb drops back to the level of what lies beyond it (m).
 const KERB_DROP_M: f64 = 0.05;
 
@@ -117,10 +125,12 @@ pub fn convert(params: &Params) -> Result<ImportedTrack, TorcsError> {
         centre_line.push(point);
         cross_sections.push(section);
     }
+    smooth_profile(&mut centre_line, PROFILE_SMOOTHING_M);
     let layout = TrackLayout {
         closed: true,
         centre_line,
         cross_sections,
+        sample_spacing_m: SAMPLE_SPACING_M,
         ..TrackLayout::default()
     };
     Ok(ImportedTrack {
@@ -210,4 +220,53 @@ fn cross_section(
             right: bands(0),
         },
     )
+}
+
+/// Smooths the heights and banking of a closed loop of control points with a triangular
+/// window `half_width_m` each side (by horizontal distance along the loop).
+///
+/// TORCS builds a segment's elevation from straight pieces ("profil steps"), so the grade
+/// changes in steps of about 0.25 % every few metres on its hills. A tyre touching the ground
+/// at one point meets each step as a kick of its vertical damper, and at the steps' spacing
+/// a car at 45 m/s is shaken at its wheel-hop frequency (25 Hz) and can be thrown off line.
+/// Averaging over 10 m moves heights by about a millimetre (a grade step `g` over spacing
+/// `s` moves the averaged line by about `g s / 8`) and removes the steps.
+fn smooth_profile(points: &mut [ControlPoint], half_width_m: f64) {
+    let n = points.len();
+    if n < 3 || half_width_m <= 0.0 {
+        return;
+    }
+    let gap = |i: usize| {
+        let (a, b) = (&points[i], &points[(i + 1) % n]);
+        (b.x_m - a.x_m).hypot(b.y_m - a.y_m)
+    };
+    let gaps: Vec<f64> = (0..n).map(gap).collect();
+    let original: Vec<(f64, f64)> = points.iter().map(|p| (p.z_m, p.banking_deg)).collect();
+    for (i, point) in points.iter_mut().enumerate() {
+        let (mut sum_w, mut sum_z, mut sum_bank) = (1.0, original[i].0, original[i].1);
+        for direction in [1_isize, -1] {
+            let mut distance = 0.0;
+            let mut j = i;
+            for _ in 0..n {
+                let step = if direction > 0 {
+                    gaps[j]
+                } else {
+                    gaps[(j + n - 1) % n]
+                };
+                j = (j.cast_signed() + direction)
+                    .rem_euclid(n.cast_signed())
+                    .cast_unsigned();
+                distance += step;
+                if distance >= half_width_m {
+                    break;
+                }
+                let w = 1.0 - distance / half_width_m;
+                sum_w += w;
+                sum_z += w * original[j].0;
+                sum_bank += w * original[j].1;
+            }
+        }
+        point.z_m = sum_z / sum_w;
+        point.banking_deg = sum_bank / sum_w;
+    }
 }

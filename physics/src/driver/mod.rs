@@ -68,6 +68,11 @@ impl DriverModel {
         &self.path
     }
 
+    /// The speeds planned along the path.
+    pub fn profile(&self) -> &SpeedProfile {
+        &self.profile
+    }
+
     /// Where the car was on the path at the last call of [`DriverModel::drive`].
     pub fn last_projection(&self) -> Option<Projection> {
         self.last

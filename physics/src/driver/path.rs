@@ -1,13 +1,16 @@
 //! A path for the driver model to follow: a polyline in the ground plane with stations
 //! (distance along it), open or closed, with an allocation-free nearest-point search that
-//! starts from the previous answer.
+//! starts from the previous answer. A path made from 3-D points keeps their heights, so the
+//! speed planner can see crests and dips ([`Path::vertical_curvature_at`]).
 
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 
 /// A polyline path with cumulative distances ("stations").
 #[derive(Clone, Debug, PartialEq)]
 pub struct Path {
     points: Vec<DVec2>,
+    /// Height of each point (m); empty for a path in the plane.
+    heights: Vec<f64>,
     stations: Vec<f64>,
     closed: bool,
     length: f64,
@@ -44,17 +47,39 @@ impl Path {
     /// # Errors
     /// [`PathError`] when a point is not finite or fewer than two distinct points remain.
     pub fn new(points: &[DVec2], closed: bool) -> Result<Self, PathError> {
-        if let Some(i) = points.iter().position(|p| !p.is_finite()) {
-            return Err(PathError::NotFinite(i));
-        }
+        let mut path = Self::with_heights(points.iter().map(|p| p.extend(0.0)), closed)?;
+        path.heights.clear();
+        Ok(path)
+    }
+
+    /// Builds a path through `points` (x, y in the ground plane, z their heights); see
+    /// [`Path::new`].
+    ///
+    /// # Errors
+    /// [`PathError`] when a point is not finite or fewer than two distinct points remain.
+    pub fn new_3d(points: &[DVec3], closed: bool) -> Result<Self, PathError> {
+        Self::with_heights(points.iter().copied(), closed)
+    }
+
+    fn with_heights(
+        points: impl ExactSizeIterator<Item = DVec3>,
+        closed: bool,
+    ) -> Result<Self, PathError> {
         let mut kept: Vec<DVec2> = Vec::with_capacity(points.len());
-        for &p in points {
-            if kept.last().is_none_or(|last| last.distance(p) > 1e-9) {
-                kept.push(p);
+        let mut heights: Vec<f64> = Vec::with_capacity(points.len());
+        for (i, p) in points.enumerate() {
+            if !p.is_finite() {
+                return Err(PathError::NotFinite(i));
+            }
+            let plan = p.truncate();
+            if kept.last().is_none_or(|last| last.distance(plan) > 1e-9) {
+                kept.push(plan);
+                heights.push(p.z);
             }
         }
         if closed && kept.len() > 2 && kept[0].distance(kept[kept.len() - 1]) <= 1e-9 {
             kept.pop();
+            heights.pop();
         }
         if kept.len() < 2 {
             return Err(PathError::TooShort);
@@ -72,6 +97,7 @@ impl Path {
         }
         Ok(Self {
             points: kept,
+            heights,
             stations,
             closed,
             length: s,
@@ -209,6 +235,54 @@ impl Path {
             0.0
         };
         (a + (b - a) * t, (b - a).normalize_or_zero())
+    }
+
+    /// The height at `station` (m), interpolated between points; 0 for a path in the plane.
+    pub fn height_at(&self, station: f64) -> f64 {
+        if self.heights.is_empty() {
+            return 0.0;
+        }
+        let s = self.wrap_station(station);
+        let i = match self.stations.binary_search_by(|x| x.total_cmp(&s)) {
+            Ok(i) => i.min(self.segment_count() - 1),
+            Err(i) => i.saturating_sub(1).min(self.segment_count() - 1),
+        };
+        let (a, b) = (self.heights[i], self.heights[(i + 1) % self.heights.len()]);
+        let seg_len = self.stations[i + 1] - self.stations[i];
+        let t = if seg_len > 0.0 {
+            ((s - self.stations[i]) / seg_len).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        a + (b - a) * t
+    }
+
+    /// Vertical curvature (1/m) at `station`: the second derivative of the height along the
+    /// path over `half_span` metres each side, negative over a crest (where the road falls
+    /// away from a car and takes load off its tyres), positive in a dip; 0 in the plane.
+    pub fn vertical_curvature_at(&self, station: f64, half_span: f64) -> f64 {
+        if self.heights.is_empty() || half_span <= 0.0 {
+            return 0.0;
+        }
+        let ahead = if self.closed {
+            half_span
+        } else {
+            half_span.min(self.length - station).max(0.0)
+        };
+        let behind = if self.closed {
+            half_span
+        } else {
+            half_span.min(station).max(0.0)
+        };
+        if ahead <= 0.0 || behind <= 0.0 {
+            return 0.0;
+        }
+        let (z0, z1, z2) = (
+            self.height_at(station - behind),
+            self.height_at(station),
+            self.height_at(station + ahead),
+        );
+        2.0 * ((z2 - z1) / ahead - (z1 - z0) / behind) / (ahead + behind)
     }
 
     /// Signed curvature (1/m, positive turning left) at `station`, from the circle through

@@ -6,11 +6,24 @@
 //! forward pass the acceleration limit. Both share the grip with the corner (friction
 //! circle): `a_x = a_x,max sqrt(1 - (v^2 k / a_lat)^2)`, so the driver does not brake hard
 //! while still turning hard. Closed paths wrap both passes around the lap.
+//!
+//! Over crests and dips the grip follows the load: with vertical curvature `k_v` (negative
+//! over a crest) the tyres carry `n = 1 + v^2 k_v / g` of the car's weight, so the corner
+//! limit becomes `v^2 |k| <= a_lat n`, i.e. `v = sqrt(a_lat / (|k| - a_lat k_v / g))`, the
+//! longitudinal limits scale by `n` too, and no crest is taken so fast that the tyres keep
+//! less than half the weight (`v <= sqrt(g / (2 |k_v|))`). A path in the plane has `k_v = 0`.
 
 use serde::{Deserialize, Serialize};
 
 use super::path::Path;
 use crate::validate::{Validate, Validator};
+use crate::vehicle::params::GRAVITY;
+
+/// The least share of the car's weight the planner leaves on the tyres over a crest.
+const MIN_CREST_LOAD_SHARE: f64 = 0.5;
+/// Half the span over which the vertical curvature is measured (m): long enough that the
+/// height samples' rounding does not read as curvature, short against a crest.
+const VERTICAL_HALF_SPAN_M: f64 = 5.0;
 
 /// `x` as an index: Rust's float-to-integer `as` saturates (NaN and negatives give 0, huge
 /// values `usize::MAX`), which is what every caller here wants.
@@ -72,23 +85,36 @@ impl SpeedProfile {
         let curvature: Vec<f64> = (0..=count)
             .map(|i| path.curvature_at(i as f64 * ds, (2.0 * ds).max(3.0)).abs())
             .collect();
+        let vertical: Vec<f64> = (0..=count)
+            .map(|i| path.vertical_curvature_at(i as f64 * ds, VERTICAL_HALF_SPAN_M))
+            .collect();
+        let a_lat = limits.lateral_accel_m_s2;
         let mut speeds: Vec<f64> = curvature
             .iter()
-            .map(|&k| {
-                let corner = if k > 1e-9 {
-                    (limits.lateral_accel_m_s2 / k).sqrt()
+            .zip(&vertical)
+            .map(|(&k, &k_v)| {
+                let demand = k - a_lat * k_v / GRAVITY;
+                let corner = if demand > 1e-9 {
+                    (a_lat / demand).sqrt()
                 } else {
                     f64::INFINITY
                 };
-                corner.min(limits.max_speed_m_s)
+                let crest = if k_v < -1e-9 {
+                    ((1.0 - MIN_CREST_LOAD_SHARE) * GRAVITY / -k_v).sqrt()
+                } else {
+                    f64::INFINITY
+                };
+                corner.min(crest).min(limits.max_speed_m_s)
             })
             .collect();
         // Friction circle: what the corner takes of the grip is not there for braking or
         // accelerating. A tenth of the longitudinal limit is always kept, so that a corner
-        // taken at its limit speed can still be left.
-        let longitudinal = |limit: f64, v: f64, k: f64| {
-            let lateral = (v * v * k / limits.lateral_accel_m_s2).min(1.0);
-            limit * (1.0 - lateral * lateral).sqrt().max(0.1)
+        // taken at its limit speed can still be left. Both scale with the load a crest or a
+        // dip leaves on the tyres.
+        let longitudinal = |limit: f64, v: f64, i: usize| {
+            let load = (1.0 + v * v * vertical[i] / GRAVITY).max(MIN_CREST_LOAD_SHARE);
+            let lateral = (v * v * curvature[i] / (a_lat * load)).min(1.0);
+            limit * load * (1.0 - lateral * lateral).sqrt().max(0.1)
         };
         let closed = path.is_closed();
         // Two laps of each pass let a closed path's limits wrap past the start line.
@@ -100,7 +126,7 @@ impl SpeedProfile {
                 } else {
                     speeds[i + 1]
                 };
-                let decel = longitudinal(limits.braking_decel_m_s2, next, curvature[i]);
+                let decel = longitudinal(limits.braking_decel_m_s2, next, i);
                 speeds[i] = speeds[i].min((next * next + 2.0 * decel * ds).sqrt());
             }
             if closed {
@@ -110,7 +136,7 @@ impl SpeedProfile {
         for _ in 0..laps {
             for i in 1..=count {
                 let prev = speeds[i - 1];
-                let accel = longitudinal(limits.accel_m_s2, prev, curvature[i - 1]);
+                let accel = longitudinal(limits.accel_m_s2, prev, i - 1);
                 speeds[i] = speeds[i].min((prev * prev + 2.0 * accel * ds).sqrt());
             }
             if closed {
