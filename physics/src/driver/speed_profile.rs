@@ -180,6 +180,71 @@ mod tests {
     use super::*;
     use glam::DVec2;
 
+    /// A straight road 1 km long over a circular crest of radius `radius_m` (from 400 m to
+    /// 600 m), sampled every metre.
+    fn crest(radius_m: f64) -> Path {
+        let points: Vec<glam::DVec3> = (0..=1000)
+            .map(|i| {
+                let x = f64::from(i);
+                let d = (x - 500.0).clamp(-100.0, 100.0);
+                // The circle's height, continued by its tangents beyond the crest.
+                let z = -d * d / (2.0 * radius_m)
+                    - ((x - 500.0).abs() - 100.0).max(0.0) * 100.0 / radius_m;
+                glam::DVec3::new(x, 0.0, z)
+            })
+            .collect();
+        Path::new_3d(&points, false).unwrap()
+    }
+
+    #[test]
+    fn a_crest_is_taken_no_faster_than_leaves_half_the_weight_on_the_tyres() {
+        // Over a crest of radius R the tyres carry g - v²/R: half the weight at v = √(g R / 2).
+        let limits = SpeedLimits {
+            max_speed_m_s: 200.0,
+            ..SpeedLimits::default()
+        };
+        for radius in [200.0, 800.0] {
+            let profile = SpeedProfile::plan(&crest(radius), &limits, 1.0);
+            let expected = (0.5 * GRAVITY * radius).sqrt();
+            let at_top = profile.speed_at(500.0);
+            assert!(
+                (at_top - expected).abs() < 0.02 * expected,
+                "R {radius} m: {at_top:.2} m/s, expected {expected:.2}"
+            );
+        }
+        // In the plane the same road has no limit but the car's top speed.
+        let flat = Path::new(&[DVec2::ZERO, DVec2::new(1000.0, 0.0)], false).unwrap();
+        let profile = SpeedProfile::plan(&flat, &limits, 1.0);
+        assert!((profile.speed_at(500.0) - 200.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_corner_over_a_crest_is_slower_than_the_same_corner_on_the_level() {
+        // v² k = a_lat (1 - v²/(g R)) at a crest of radius R: v² = a_lat / (k + a_lat/(g R)).
+        let limits = SpeedLimits::default();
+        let (radius, crest_radius) = (100.0, 400.0);
+        let points: Vec<glam::DVec3> = (0..720)
+            .map(|i| {
+                let a = std::f64::consts::TAU * f64::from(i) / 720.0;
+                // A ring road whose height follows a cosine along it: a crest of radius
+                // `crest_radius` at a = 0 (z'' = -A (2π/L)² with L the lap).
+                let lap = std::f64::consts::TAU * radius;
+                let amplitude = lap * lap / (std::f64::consts::TAU.powi(2) * crest_radius);
+                glam::DVec3::new(radius * a.cos(), radius * a.sin(), amplitude * a.cos())
+            })
+            .collect();
+        let path = Path::new_3d(&points, true).unwrap();
+        let profile = SpeedProfile::plan(&path, &limits, 1.0);
+        let a_lat = limits.lateral_accel_m_s2;
+        let expected = (a_lat / (1.0 / radius + a_lat / (GRAVITY * crest_radius))).sqrt();
+        let level = (a_lat * radius).sqrt();
+        let at_crest = profile.speed_at(0.0);
+        assert!(
+            (at_crest - expected).abs() < 0.02 * expected && at_crest < 0.95 * level,
+            "{at_crest:.2} m/s at the crest, expected {expected:.2} (level {level:.2})"
+        );
+    }
+
     #[test]
     fn circle_speed_is_the_grip_limit() {
         let path = Path::circle(DVec2::ZERO, 50.0, 720, 0.0, true).unwrap();
