@@ -8,7 +8,7 @@
 //! stalled sim does not count.
 
 use glam::DVec2;
-use gripline_physics::driver::Path;
+use gripline_physics::driver::{PROJECTION_WINDOW, Path, Projection};
 
 /// The lap times the HUD shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -27,8 +27,9 @@ pub struct LapTimes {
     pub length_m: f64,
 }
 
-/// Segments searched either side of the last answer each tick.
-const SEARCH_WINDOW: usize = 8;
+/// Segments searched either side of the last answer each tick: the driver model's, so that
+/// an autopilot on the same line can reuse the answer ([`LapTimer::near_projection`]).
+const SEARCH_WINDOW: usize = PROJECTION_WINDOW;
 /// Farther than this from the line (m), the car is searched for on the whole line again.
 const LOST_OFFSET_M: f64 = 30.0;
 
@@ -37,6 +38,8 @@ const LOST_OFFSET_M: f64 = 30.0;
 pub struct LapTimer {
     path: Path,
     hint: Option<usize>,
+    /// The last point fed, when it was projected near a hint: `(point, hint, projection)`.
+    near: Option<(DVec2, usize, Projection)>,
     previous_station: Option<f64>,
     lap_start_s: Option<f64>,
     times: LapTimes,
@@ -52,9 +55,19 @@ impl LapTimer {
             },
             path,
             hint: None,
+            near: None,
             previous_station: None,
             lap_start_s: None,
         })
+    }
+
+    /// `(hint, projection)` when the last point fed was `point` (the same bits) and was
+    /// projected with `project_near(point, hint, PROJECTION_WINDOW)` on the timer's path: what
+    /// [`gripline_physics::driver::DriverModel::drive_projected`] can reuse.
+    pub fn near_projection(&self, point: DVec2) -> Option<(usize, Projection)> {
+        let (fed, hint, projection) = self.near?;
+        (fed.x.to_bits() == point.x.to_bits() && fed.y.to_bits() == point.y.to_bits())
+            .then_some((hint, projection))
     }
 
     /// The times so far.
@@ -66,6 +79,7 @@ impl LapTimer {
     /// the best lap stay.
     pub fn restart(&mut self) {
         self.hint = None;
+        self.near = None;
         self.previous_station = None;
         self.lap_start_s = None;
         self.times.current_lap_s = None;
@@ -85,9 +99,13 @@ impl LapTimer {
         if !(point.is_finite() && time_s.is_finite()) {
             return;
         }
-        let mut projection = match self.hint {
-            Some(hint) => self.path.project_near(point, hint, SEARCH_WINDOW),
-            None => self.path.project(point),
+        let mut projection = if let Some(hint) = self.hint {
+            let near = self.path.project_near(point, hint, SEARCH_WINDOW);
+            self.near = Some((point, hint, near));
+            near
+        } else {
+            self.near = None;
+            self.path.project(point)
         };
         if projection.lateral_offset.abs() > LOST_OFFSET_M {
             projection = self.path.project(point);
@@ -217,5 +235,27 @@ mod tests {
         t.update(DVec2::NAN, 0.0);
         t.update(at_angle(0.2), f64::NAN);
         assert_eq!(t.times(), fresh(&t));
+    }
+
+    /// The timer offers its projection of a point only for that point, once it has a hint,
+    /// and the projection is the one the driver's search would find from that hint.
+    #[test]
+    fn near_projection_is_the_drivers_search() {
+        let mut t = timer();
+        let path = Path::circle(DVec2::ZERO, 100.0, 360, 0.0, true).unwrap();
+        let first = at_angle(0.3);
+        t.update(first, 0.0);
+        // The first point is searched on the whole line: nothing to share.
+        assert_eq!(t.near_projection(first), None);
+        let second = at_angle(0.301);
+        t.update(second, 0.001);
+        let (hint, projection) = t.near_projection(second).expect("projected near a hint");
+        assert_eq!(
+            projection,
+            path.project_near(second, hint, PROJECTION_WINDOW)
+        );
+        assert_eq!(t.near_projection(at_angle(0.302)), None);
+        t.restart();
+        assert_eq!(t.near_projection(second), None);
     }
 }

@@ -447,6 +447,11 @@ impl Session {
     }
 
     /// The autopilot's controls for this tick, `None` without autopilot.
+    ///
+    /// The autopilot and the lap timer follow the same centre line and project the same
+    /// point, the rear axle, with the same search: the timer after a step, the autopilot
+    /// before the next. The autopilot reuses the timer's answer when it searched from the
+    /// same segment (the same bits as searching again).
     pub fn autopilot_controls(&mut self) -> Option<Controls> {
         let view = DriverView {
             rear_axle: self.rear_axle(),
@@ -454,7 +459,13 @@ impl Session {
             speed: self.forward_speed(),
         };
         let dt = self.step_s;
-        self.autopilot.as_mut().map(|d| d.drive(&view, dt))
+        let known = self
+            .lap_timer
+            .as_ref()
+            .and_then(|timer| timer.near_projection(view.rear_axle));
+        self.autopilot
+            .as_mut()
+            .map(|d| d.drive_projected(&view, dt, known))
     }
 
     /// One physics tick with `controls`, then the lap timer. Returns `false` when the car has

@@ -33,6 +33,10 @@ pub struct DriverView {
     pub speed: f64,
 }
 
+/// Segments either side of the last answer that [`DriverModel::drive`] searches each tick
+/// ([`Path::project_near`]'s `window`).
+pub const PROJECTION_WINDOW: usize = 8;
+
 /// A path-following driver.
 #[derive(Clone, Debug)]
 pub struct DriverModel {
@@ -88,9 +92,27 @@ impl DriverModel {
 
     /// The controls for this tick of `dt` seconds.
     pub fn drive(&mut self, view: &DriverView, dt: f64) -> Controls {
-        let projection = match self.last {
-            Some(last) => self.path.project_near(view.rear_axle, last.segment, 8),
-            None => self.path.project(view.rear_axle),
+        self.drive_projected(view, dt, None)
+    }
+
+    /// [`DriverModel::drive`] with the projection of `view.rear_axle` already at hand:
+    /// `known` is `(hint, projection)`, the result of
+    /// `project_near(view.rear_axle, hint, PROJECTION_WINDOW)` on this driver's path (a lap
+    /// timer on the same line makes it). It is used when `hint` is the segment this driver
+    /// would start from, so the controls are the same bits as [`DriverModel::drive`]'s.
+    pub fn drive_projected(
+        &mut self,
+        view: &DriverView,
+        dt: f64,
+        known: Option<(usize, Projection)>,
+    ) -> Controls {
+        let projection = match (self.last, known) {
+            (Some(last), Some((hint, known))) if hint == last.segment => known,
+            (Some(last), _) => {
+                self.path
+                    .project_near(view.rear_axle, last.segment, PROJECTION_WINDOW)
+            }
+            (None, _) => self.path.project(view.rear_axle),
         };
         self.last = Some(projection);
         let steering_wheel_rad = self.steering.steer(

@@ -152,8 +152,20 @@ impl Path {
 
     fn segment(&self, i: usize) -> (DVec2, DVec2) {
         let a = self.points[i];
-        let b = self.points[(i + 1) % self.points.len()];
+        // `(i + 1) % len` without the division: `i` is a point index, below `len`.
+        let next = i + 1;
+        let b = self.points[if next >= self.points.len() { 0 } else { next }];
         (a, b)
+    }
+
+    /// Distance from `p` to segment `i`: the first member of [`Path::project_on_segment`],
+    /// computed by the same operations (the same bits) without the rest of the projection.
+    #[inline]
+    fn distance_to_segment(&self, i: usize, p: DVec2) -> f64 {
+        let (a, b) = self.segment(i);
+        let ab = b - a;
+        let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+        p.distance(a + ab * t)
     }
 
     /// Wraps a station into `[0, length)` on a closed path, clamps it on an open one.
@@ -200,23 +212,25 @@ impl Path {
     pub fn project_near(&self, p: DVec2, hint: usize, window: usize) -> Projection {
         let n = self.segment_count();
         let hint = hint.min(n - 1);
-        let mut best = self.project_on_segment(hint, p);
+        // The candidates are compared by distance alone; only the nearest is projected.
+        let mut best = (hint, self.distance_to_segment(hint, p));
         for k in 1..=window.min(n) {
             for i in [hint + k, hint + n - k] {
                 let i = if self.closed {
-                    i % n
+                    // `i % n` without the division: `i < 2n` here.
+                    if i >= n { i - n } else { i }
                 } else if i >= n || i < hint.saturating_sub(window) {
                     continue;
                 } else {
                     i
                 };
-                let candidate = self.project_on_segment(i, p);
-                if candidate.0 < best.0 {
-                    best = candidate;
+                let distance = self.distance_to_segment(i, p);
+                if distance < best.1 {
+                    best = (i, distance);
                 }
             }
         }
-        best.1
+        self.project_on_segment(best.0, p).1
     }
 
     /// The point at `station` (wrapped or clamped) and the unit tangent there.

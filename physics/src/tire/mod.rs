@@ -161,6 +161,20 @@ pub trait TireModel {
     /// Must return finite values for every finite input, including zero and negative load,
     /// zero speed, a locked wheel (`kappa = -1`) and huge slips.
     fn evaluate(&self, input: &TireInput) -> TireOutput;
+
+    /// What a vehicle needs each tick: `fx`, `fy` and `mz` exactly as [`TireModel::evaluate`]
+    /// gives them, bit for bit. The other fields may be left at zero or `None`, so a model
+    /// can skip their work (the Magic Formula skips `Mx`, `My` and the effective radius).
+    fn evaluate_forces(&self, input: &TireInput) -> TireOutput {
+        self.evaluate(input)
+    }
+
+    /// `fx` exactly as [`TireModel::evaluate`] gives it, bit for bit: what a slope of the
+    /// longitudinal force in the slip ratio needs (the Magic Formula computes only its
+    /// longitudinal force for it).
+    fn longitudinal_force(&self, input: &TireInput) -> f64 {
+        self.evaluate(input).fx
+    }
 }
 
 /// Any tyre model of the library, dispatched statically.
@@ -254,6 +268,30 @@ impl TireModel for Tire {
             Tire::Calspan(m) => m.evaluate(input),
             Tire::SlipVelocity(m) => m.evaluate(input),
             Tire::FrictionTable(m) => m.evaluate(input),
+        }
+    }
+
+    #[inline]
+    fn evaluate_forces(&self, input: &TireInput) -> TireOutput {
+        match self {
+            Tire::MagicFormula(m) => m.evaluate_forces(input),
+            Tire::SimplifiedPacejka(m) => m.evaluate_forces(input),
+            Tire::Brush(m) => m.evaluate_forces(input),
+            Tire::Calspan(m) => m.evaluate_forces(input),
+            Tire::SlipVelocity(m) => m.evaluate_forces(input),
+            Tire::FrictionTable(m) => m.evaluate_forces(input),
+        }
+    }
+
+    #[inline]
+    fn longitudinal_force(&self, input: &TireInput) -> f64 {
+        match self {
+            Tire::MagicFormula(m) => m.longitudinal_force(input),
+            Tire::SimplifiedPacejka(m) => m.longitudinal_force(input),
+            Tire::Brush(m) => m.longitudinal_force(input),
+            Tire::Calspan(m) => m.longitudinal_force(input),
+            Tire::SlipVelocity(m) => m.longitudinal_force(input),
+            Tire::FrictionTable(m) => m.longitudinal_force(input),
         }
     }
 }

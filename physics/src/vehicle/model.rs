@@ -540,7 +540,8 @@ impl Vehicle {
                 mu_scale,
             };
             let tire = &self.tires[corner.axle];
-            let mut out = tire.evaluate(&input);
+            // Only what the step uses (fx, fy, mz; the same bits as a full evaluation).
+            let mut out = tire.evaluate_forces(&input);
             if !out.is_finite() {
                 out = TireOutput::default();
             }
@@ -551,11 +552,11 @@ impl Vehicle {
             // damper no longer stiffens the coupling), times `dkappa / domega`.
             if slip.kappa_per_slip_velocity != 0.0 {
                 let h = KAPPA_STEP * slip.kappa.abs().max(1.0);
-                let ahead = tire.evaluate(&TireInput {
+                let ahead = tire.longitudinal_force(&TireInput {
                     kappa: slip.kappa + h,
                     ..input
                 });
-                let slope = (ahead.fx - out.fx) / h;
+                let slope = (ahead - out.fx) / h;
                 if slope.is_finite() && slope > 0.0 {
                     fx_per_spin[i] = -slope * slip.kappa_per_slip_velocity * r;
                 }

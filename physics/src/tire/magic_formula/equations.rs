@@ -1,0 +1,529 @@
+//! The Magic Formula's equations (`MFeval`'s, see the module above), and what an evaluation
+//! may leave out.
+//!
+//! [`MagicFormula::evaluate_raw`] computes all of `MFeval`'s outputs for [`ALL`]. A vehicle
+//! needs only the forces and the aligning moment each tick ([`FORCES`]: the overturning and
+//! rolling-resistance moments and the effective radius are skipped), and its standstill
+//! damper only the slope of `Fx` in the slip ratio ([`FX`]: only the pure and combined
+//! longitudinal force). What is computed is computed by the same operations in every case, so
+//! it is bit for bit the same.
+
+use std::f64::consts::{FRAC_PI_2, PI};
+
+use super::{MagicFormula, MfEvaluation, MfVersion};
+use crate::tire::TireInput;
+
+/// Every output (`MFeval`'s whole steady state).
+pub(super) const ALL: u8 = 0;
+/// `Fx`, `Fy`, `Mz` and the quantities computed on the way (stiffnesses, friction, trail).
+pub(super) const FORCES: u8 = 1;
+/// `Fx` only (with `Kxk` and `mux`).
+pub(super) const FX: u8 = 2;
+
+/// `MFeval`'s universal small number (Pacejka 2012, eq. 4.E6a).
+const EPS: f64 = 1e-6;
+/// Sanity envelope of the inputs (see the module documentation).
+const FZ_SANE: f64 = 1e8;
+const KAPPA_SANE: f64 = 1e8;
+const VX_SANE: f64 = 1e4;
+const PRESSURE_SANE: f64 = 1e9;
+const MU_SCALE_MIN: f64 = 1e-6;
+const MU_SCALE_MAX: f64 = 1e3;
+
+/// `x >= 0 -> 1`, else `-1`: `MFeval`'s sign, which never returns 0.
+#[inline]
+fn sign(x: f64) -> f64 {
+    if x >= 0.0 { 1.0 } else { -1.0 }
+}
+
+/// `cos(atan(x))`, computed without trigonometry.
+#[inline]
+fn cos_atan(x: f64) -> f64 {
+    1.0 / x.mul_add(x, 1.0).sqrt()
+}
+
+/// The Magic Formula `D sin(C atan(B x - E (B x - atan(B x))))`.
+#[inline]
+fn magic(b: f64, c: f64, d: f64, e: f64, x: f64) -> f64 {
+    let bx = b * x;
+    d * (c * (bx - e * (bx - bx.atan())).atan()).sin()
+}
+
+/// The cosine weighting `cos(C atan(B x - E (B x - atan(B x))))` of the combined-slip equations.
+#[inline]
+fn weighting(b: f64, c: f64, e: f64, x: f64) -> f64 {
+    let bx = b * x;
+    (c * (bx - e * (bx - bx.atan())).atan()).cos()
+}
+
+/// `x` limited to `[lo, hi]`, `MFeval`'s way (no panic when `lo > hi`).
+#[inline]
+fn limit(x: f64, lo: f64, hi: f64) -> f64 {
+    if x > hi {
+        hi
+    } else if x < lo {
+        lo
+    } else {
+        x
+    }
+}
+
+/// Finite input value or zero, held to `[-bound, bound]`.
+#[inline]
+fn sane(x: f64, bound: f64) -> f64 {
+    if x.is_finite() {
+        limit(x, -bound, bound)
+    } else {
+        0.0
+    }
+}
+
+impl MagicFormula {
+    /// Effective rolling radius and wheel spin, `MFeval`'s fixed-point iteration on
+    /// `omega = (kappa Vx + Vx) / Re`.
+    fn effective_radius(&self, fz: f64, vcx: f64, kappa: f64, dpi: f64) -> (f64, f64) {
+        let c = &self.coefficients;
+        let r0 = c.unloaded_radius;
+        let fz0 = c.fnomin;
+        let cz = c.vertical_stiffness * (1.0 + c.pfz1 * dpi);
+        let load_term = (fz0 / cz) * (c.dreff * (c.breff * fz / fz0).atan() + c.freff * fz / fz0);
+        let mut re = r0 * 0.965;
+        let mut omega = 0.0;
+        for _ in 0..20 {
+            let re_prev = re;
+            omega = (kappa * vcx + vcx) / re;
+            let r_omega = r0 * (c.q_re0 + c.q_v1 * (omega * r0 / c.longvl).powi(2));
+            re = r_omega - load_term;
+            if (re - re_prev).abs() < 1e-9 {
+                break;
+            }
+        }
+        (re, omega)
+    }
+
+    /// Pure lateral force at zero camber (`MFeval`'s `Fy0` with `gamma = 0`), for `Mz'`.
+    /// `load_shape`: `sin(PKY4 atan(...))` of `Kya` at zero camber when the caller has it.
+    #[allow(clippy::too_many_arguments)]
+    fn fy0_zero_camber(
+        &self,
+        alpha_star: f64,
+        fz: f64,
+        vcx: f64,
+        dfz: f64,
+        dpi: f64,
+        lmuy_star: f64,
+        load_shape: Option<f64>,
+    ) -> f64 {
+        let c = &self.coefficients;
+        let fz0p = self.fz0_prime;
+        let load_shape = load_shape.unwrap_or_else(|| {
+            (c.pky4 * ((fz / fz0p) / (c.pky2 * (1.0 + c.ppy2 * dpi))).atan()).sin()
+        });
+        let kya = c.pky1 * fz0p * (1.0 + c.ppy1 * dpi) * load_shape * c.lky;
+        let shy = (c.phy1 + c.phy2 * dfz) * c.lhy;
+        let svy = fz * (c.pvy1 + c.pvy2 * dfz) * c.lvy * lmuy_star;
+        let alphay = alpha_star + shy;
+        let muy = (c.pdy1 + c.pdy2 * dfz) * (1.0 + c.ppy3 * dpi + c.ppy4 * dpi * dpi) * lmuy_star;
+        let dy = muy * fz;
+        let ey = ((c.pey1 + c.pey2 * dfz) * (1.0 - c.pey3 * sign(alphay)) * c.ley).min(1.0);
+        let by = kya / (self.cy * dy + EPS * sign(dy));
+        let fy0 = magic(by, self.cy, dy, ey, alphay) + svy;
+        if vcx < 0.0 { -fy0 } else { fy0 }
+    }
+
+    /// The equations, without the final finiteness guard: everything for `OUT` = [`ALL`];
+    /// only `Fx`, `Fy`, `Mz` (and what they need) for [`FORCES`]; only `Fx` for [`FX`]. The
+    /// outputs computed are the same bits whatever `OUT` asks for: the equations skipped feed
+    /// none of them.
+    pub(super) fn evaluate_raw<const OUT: u8>(&self, input: &TireInput) -> MfEvaluation {
+        let c = &self.coefficients;
+        let is_mf52 = self.version == MfVersion::Mf52;
+
+        // ── Inputs: sanity envelope, MFeval's "unlimited" copies ────────────────────────
+        let u_fz = if input.fz.is_finite() && input.fz > 0.0 {
+            input.fz.min(FZ_SANE)
+        } else {
+            0.0
+        };
+        let vcx = sane(input.vx, VX_SANE);
+        let u_kappa = sane(input.kappa, KAPPA_SANE);
+        let u_alpha = if input.alpha.is_finite() {
+            input.alpha
+        } else {
+            0.0
+        };
+        let u_gamma = sane(input.gamma, FRAC_PI_2);
+        let mu_scale = if input.mu_scale.is_finite() {
+            limit(input.mu_scale, MU_SCALE_MIN, MU_SCALE_MAX)
+        } else {
+            1.0
+        };
+        let u_press = if is_mf52 {
+            c.nompres
+        } else if input.pressure.is_finite() && input.pressure > 0.0 {
+            input.pressure.min(PRESSURE_SANE)
+        } else {
+            c.inflpres
+        };
+        // Normalised pressure increment; MF 5.2 has no pressure terms.
+        let dpi_of = |p: f64| {
+            if is_mf52 {
+                0.0
+            } else {
+                (p - c.nompres) / c.nompres
+            }
+        };
+
+        if u_fz <= 0.0 {
+            if OUT != ALL {
+                return MfEvaluation::default();
+            }
+            let (re, omega) = self.effective_radius(u_fz, vcx, u_kappa, dpi_of(u_press));
+            return MfEvaluation {
+                re,
+                omega,
+                ..MfEvaluation::default()
+            };
+        }
+
+        // ── Input limits and low-speed reductions (MFeval useMode 1xx only) ─────────────
+        let mut fz = u_fz;
+        let mut kappa = u_kappa;
+        let mut alpha = u_alpha;
+        let mut gamma = u_gamma;
+        let mut press = u_press;
+        let mut fz_mz = u_fz;
+        let mut reduction_smooth = 1.0;
+        let mut low_speed = false;
+        // `tan` of the slip angle before the low-speed scaling and the limits, reused below
+        // when they leave the angle as it was (saves one `tan`; the same bits either way).
+        let mut unscaled_tan_alpha: Option<(f64, f64)> = None;
+        if self.input_limits {
+            let vxlow = c.vxlow;
+            if vxlow > 0.0 {
+                if vcx.abs() <= vxlow {
+                    let linear = (vcx / vxlow).abs();
+                    let w_vlow = 0.5 * (1.0 + (PI * (vcx / vxlow)).cos());
+                    reduction_smooth = 1.0 - w_vlow;
+                    low_speed = true;
+                    kappa *= linear;
+                }
+                let tan_u_alpha = alpha.tan();
+                unscaled_tan_alpha = Some((alpha, tan_u_alpha));
+                let vsy = tan_u_alpha * vcx;
+                let speed_sum = vcx.abs() + vsy.abs();
+                if speed_sum < vxlow {
+                    alpha *= speed_sum / vxlow;
+                }
+            }
+            alpha = limit(alpha, c.alpmin, c.alpmax);
+            gamma = limit(gamma, c.cammin, c.cammax);
+            fz = limit(fz, 0.0, c.fzmax);
+            press = limit(press, c.presmin, c.presmax);
+            kappa = limit(kappa, c.kpumin, c.kpumax);
+            fz_mz = if fz < c.fzmin { c.fzmin } else { fz };
+        }
+
+        // ── Basic variables ──────────────────────────────────────────────────────────────
+        let fz0p = self.fz0_prime;
+        let fz0 = c.fnomin;
+        let r0 = c.unloaded_radius;
+        let dfz = (fz - fz0p) / fz0p;
+        let dpi = dpi_of(press);
+        let sign_vcx = sign(vcx);
+        let tan_alpha = match unscaled_tan_alpha {
+            Some((angle, tan)) if angle.to_bits() == alpha.to_bits() => tan,
+            _ => alpha.tan(),
+        };
+        let alpha_star = tan_alpha * sign_vcx;
+        let gamma_star = gamma.sin();
+        let vsy = tan_alpha * vcx.abs();
+        let vc = (vcx * vcx + vsy * vsy).sqrt();
+        // cos(alpha'), alpha' = acos(Vcx / Vc'), Vc' = Vc + eps.
+        let cos_alpha_prime = limit(vcx / (vc + EPS), -1.0, 1.0);
+        let lmux_star = c.lmux * mu_scale;
+        let lmuy_star = c.lmuy * mu_scale;
+
+        // ── Pure longitudinal force Fx0 (4.E9 - 4.E18) ───────────────────────────────────
+        let cx = self.cx;
+        let mux = (c.pdx1 + c.pdx2 * dfz)
+            * (1.0 + c.ppx3 * dpi + c.ppx4 * dpi * dpi)
+            * (1.0 - c.pdx3 * gamma * gamma)
+            * lmux_star;
+        let dx = mux * fz;
+        let kxk = fz
+            * (c.pkx1 + c.pkx2 * dfz)
+            * (c.pkx3 * dfz).exp()
+            * (1.0 + c.ppx1 * dpi + c.ppx2 * dpi * dpi)
+            * c.lkx;
+        let bx = kxk / (cx * dx + EPS * sign(dx));
+        let shx = (c.phx1 + c.phx2 * dfz) * c.lhx * reduction_smooth;
+        let svx = fz * (c.pvx1 + c.pvx2 * dfz) * c.lvx * lmux_star * reduction_smooth;
+        let kappa_x = kappa + shx;
+        let ex =
+            ((c.pex1 + c.pex2 * dfz + c.pex3 * dfz * dfz) * (1.0 - c.pex4 * sign(kappa_x)) * c.lex)
+                .min(1.0);
+        let mut fx0 = magic(bx, cx, dx, ex, kappa_x) + svx;
+        if vcx < 0.0 {
+            fx0 = -fx0;
+        }
+
+        // ── Combined slip Fx (4.E50 - 4.E57) ─────────────────────────────────────────────
+        let exa = (c.rex1 + c.rex2 * dfz).min(1.0);
+        let shxa = c.rhx1;
+        let bxa = (c.rbx1 + c.rbx3 * gamma_star * gamma_star) * cos_atan(c.rbx2 * kappa) * c.lxal;
+        let alpha_s = alpha_star + shxa;
+        // At zero argument the weighting is exactly 1.
+        let gxa0 = if shxa == 0.0 {
+            1.0
+        } else {
+            weighting(bxa, c.rcx1, exa, shxa)
+        };
+        let gxa = weighting(bxa, c.rcx1, exa, alpha_s) / gxa0;
+        let fx = gxa * fx0;
+
+        if OUT == FX {
+            return MfEvaluation {
+                fx,
+                kxk,
+                mux,
+                ..MfEvaluation::default()
+            };
+        }
+
+        // ── Pure lateral force Fy0 (4.E19 - 4.E30; MF 5.2 shift) ────────────────────────
+        let cy = self.cy;
+        let kya_load_shape = (c.pky4
+            * ((fz / fz0p) / ((c.pky2 + c.pky5 * gamma_star * gamma_star) * (1.0 + c.ppy2 * dpi)))
+                .atan())
+        .sin();
+        let kya = c.pky1
+            * fz0p
+            * (1.0 + c.ppy1 * dpi)
+            * (1.0 - c.pky3 * gamma_star.abs())
+            * kya_load_shape
+            * c.lky;
+        let svyg = fz * (c.pvy3 + c.pvy4 * dfz) * gamma_star * c.lkyc * lmuy_star;
+        let shy_load = (c.phy1 + c.phy2 * dfz) * c.lhy;
+        let shy = if is_mf52 {
+            shy_load + c.phy3 * gamma_star * c.lkyc
+        } else {
+            let kyg0 = fz * (c.pky6 + c.pky7 * dfz) * (1.0 + c.ppy5 * dpi) * c.lkyc;
+            shy_load + (kyg0 * gamma_star - svyg) / (kya + EPS * sign(kya))
+        } * reduction_smooth;
+        let svy = (fz * (c.pvy1 + c.pvy2 * dfz) * c.lvy * lmuy_star + svyg) * reduction_smooth;
+        let alpha_y = alpha_star + shy;
+        let muy = (c.pdy1 + c.pdy2 * dfz)
+            * (1.0 + c.ppy3 * dpi + c.ppy4 * dpi * dpi)
+            * (1.0 - c.pdy3 * gamma_star * gamma_star)
+            * lmuy_star;
+        let dy = muy * fz;
+        let ey = ((c.pey1 + c.pey2 * dfz)
+            * (1.0 + c.pey5 * gamma_star * gamma_star
+                - (c.pey3 + c.pey4 * gamma_star) * sign(alpha_y))
+            * c.ley)
+            .min(1.0);
+        let by = kya / (cy * dy + EPS * sign(dy));
+        let mut fy0 = magic(by, cy, dy, ey, alpha_y) + svy;
+        if vcx < 0.0 {
+            fy0 = -fy0;
+        }
+
+        // ── Combined slip Fy (4.E58 - 4.E67) ─────────────────────────────────────────────
+        let dvyk = muy
+            * fz
+            * (c.rvy1 + c.rvy2 * dfz + c.rvy3 * gamma_star)
+            * cos_atan(c.rvy4 * alpha_star);
+        let svyk = dvyk * (c.rvy5 * (c.rvy6 * kappa).atan()).sin() * c.lvyka * reduction_smooth;
+        let shyk = c.rhy1 + c.rhy2 * dfz;
+        let eyk = (c.rey1 + c.rey2 * dfz).min(1.0);
+        let byk = (c.rby1 + c.rby4 * gamma_star * gamma_star)
+            * cos_atan(c.rby2 * (alpha_star - c.rby3))
+            * c.lyka;
+        let kappa_s = kappa + shyk;
+        let gyk0 = if shyk == 0.0 {
+            1.0
+        } else {
+            weighting(byk, c.rcy1, eyk, shyk)
+        };
+        let gyk = weighting(byk, c.rcy1, eyk, kappa_s) / gyk0;
+        let fy = gyk * fy0 + svyk;
+
+        // ── Aligning moment Mz (4.E31 - 4.E49, 4.E71 - 4.E78; paper A54 - A60) ──────────
+        let kya_prime = kya + EPS * sign(kya);
+        let shf = shy + svy / kya_prime;
+        let alpha_r = alpha_star + shf;
+        let sht = c.qhz1 + c.qhz2 * dfz + (c.qhz3 + c.qhz4 * dfz) * gamma_star;
+        let alpha_t = alpha_star + sht;
+        let bt = (c.qbz1 + c.qbz2 * dfz + c.qbz3 * dfz * dfz)
+            * (1.0 + c.qbz4 * gamma + c.qbz5 * gamma.abs())
+            * c.lky
+            / lmuy_star;
+        let ct = c.qcz1;
+        let dt = (c.qdz1 + c.qdz2 * dfz)
+            * (1.0 - c.ppz1 * dpi)
+            * (1.0 + c.qdz3 * gamma + c.qdz4 * gamma * gamma)
+            * fz_mz
+            * (r0 / fz0p)
+            * c.ltr;
+        let et = ((c.qez1 + c.qez2 * dfz + c.qez3 * dfz * dfz)
+            * (1.0 + (c.qez4 + c.qez5 * gamma_star) * (2.0 / PI) * (bt * ct * alpha_t).atan()))
+        .min(1.0);
+        let br = c.qbz9 * c.lky / lmuy_star + c.qbz10 * by * cy;
+        let cr = 1.0;
+        let dr = fz_mz
+            * r0
+            * ((c.qdz6 + c.qdz7 * dfz) * c.lres
+                + ((c.qdz8 + c.qdz9 * dfz) * (1.0 + c.ppz2 * dpi)
+                    + (c.qdz10 + c.qdz11 * dfz) * gamma_star.abs())
+                    * gamma_star
+                    * c.lkzc)
+            * lmuy_star
+            * sign_vcx
+            * alpha_star.cos();
+
+        let kappa_term = (kxk / kya_prime).powi(2) * kappa * kappa;
+        let alpha_r_eq = (alpha_r.tan().powi(2) + kappa_term).sqrt().atan() * sign(alpha_r);
+        let alpha_t_eq = (alpha_t.tan().powi(2) + kappa_term).sqrt().atan() * sign(alpha_t);
+        let s = r0 * (c.ssz1 + c.ssz2 * (fy / fz0) + (c.ssz3 + c.ssz4 * dfz) * gamma) * c.ls;
+        let mzr = dr * (cr * (br * alpha_r_eq).atan()).cos() * reduction_smooth;
+        let t =
+            dt * weighting(bt, ct, et, alpha_t_eq) * cos_alpha_prime * c.lfzo * reduction_smooth;
+        let mz = if is_mf52 {
+            -t * (fy - svyk) + mzr + s * fx
+        } else {
+            // Fy' = Gyk * Fy0(gamma = 0); Fy0 itself when camber and reductions are absent.
+            let fy0_zero_camber = if gamma_star == 0.0 && !low_speed {
+                fy0
+            } else {
+                // With PKY5 = 0 the camber leaves kya's load shape as it is.
+                let shape_at_zero_camber = (c.pky5 == 0.0).then_some(kya_load_shape);
+                self.fy0_zero_camber(
+                    alpha_star,
+                    fz,
+                    vcx,
+                    dfz,
+                    dpi,
+                    lmuy_star,
+                    shape_at_zero_camber,
+                )
+            };
+            -t * (gyk * fy0_zero_camber) + mzr + s * fx
+        };
+
+        // ── Overturning moment Mx, rolling-resistance moment My, effective radius ─────────
+        if OUT != ALL {
+            return MfEvaluation {
+                fx,
+                fy,
+                mz,
+                kxk,
+                kya,
+                mux,
+                muy,
+                t,
+                mzr,
+                ..MfEvaluation::default()
+            };
+        }
+        let mx = self.overturning_moment(fz, gamma, fy, dpi);
+        let my = self.rolling_moment(u_fz, vcx, u_kappa, gamma, press, fx);
+        let (re, omega) = self.effective_radius(u_fz, vcx, u_kappa, dpi_of(u_press));
+        MfEvaluation {
+            fx,
+            fy,
+            mz,
+            mx,
+            my,
+            kxk,
+            kya,
+            mux,
+            muy,
+            t,
+            mzr,
+            re,
+            omega,
+        }
+    }
+
+    /// Overturning moment `Mx` (TNO manual form, `FZMIN` low-load reduction).
+    fn overturning_moment(&self, fz: f64, gamma: f64, fy: f64, dpi: f64) -> f64 {
+        let c = &self.coefficients;
+        let fz0 = c.fnomin;
+        let r0 = c.unloaded_radius;
+        let fz_mx = if fz < c.fzmin {
+            fz * (fz / c.fzmin).powi(2)
+        } else {
+            fz
+        };
+        // Terms whose coefficient is zero are skipped (their value is then exactly zero).
+        let mx_mixed = if c.qsx4 == 0.0 {
+            0.0
+        } else {
+            c.qsx4
+                * (c.qsx5 * (c.qsx6 * fz_mx / fz0).powi(2).atan()).cos()
+                * (c.qsx7 * gamma + c.qsx8 * (c.qsx9 * fy / fz0).atan()).sin()
+        };
+        let mx_camber = if c.qsx10 == 0.0 {
+            0.0
+        } else {
+            c.qsx10 * (c.qsx11 * fz_mx / fz0).atan() * gamma
+        };
+        r0 * fz_mx
+            * c.lmx
+            * (c.qsx1 * c.lvmx - c.qsx2 * gamma * (1.0 + c.ppmx1 * dpi)
+                + c.qsx3 * (fy / fz0)
+                + mx_mixed
+                + mx_camber)
+            + r0 * c.lmx
+                * (fy * (c.qsx13 + c.qsx14 * gamma.abs()) - fz_mx * c.qsx12 * gamma * gamma.abs())
+    }
+
+    /// Rolling-resistance moment: MF 5.2 manual form, or paper eq. (A48) for MF 6.x, with
+    /// `MFeval`'s sign at negative speed and its interpolation towards a locked wheel.
+    fn rolling_moment(
+        &self,
+        u_fz: f64,
+        vcx: f64,
+        u_kappa: f64,
+        gamma: f64,
+        press: f64,
+        fx: f64,
+    ) -> f64 {
+        let c = &self.coefficients;
+        if vcx == 0.0 {
+            return 0.0;
+        }
+        let fz0 = c.fnomin;
+        let fz = if u_fz < c.fzmin {
+            u_fz * (u_fz / c.fzmin)
+        } else {
+            u_fz
+        };
+        let v = vcx / c.longvl;
+        let speed_terms = c.qsy1 + c.qsy2 * (fx / fz0) + c.qsy3 * v.abs() + c.qsy4 * v.powi(4);
+        let mut my = if self.version == MfVersion::Mf52 {
+            -c.unloaded_radius * fz * c.lmy * speed_terms
+        } else {
+            -c.unloaded_radius
+                * fz0
+                * c.lmy
+                * (speed_terms + (c.qsy5 + c.qsy6 * (fz / fz0)) * gamma * gamma)
+                * ((fz / fz0).powf(c.qsy7) * (press / c.nompres).powf(c.qsy8))
+        };
+        if vcx < 0.0 {
+            my = -my;
+        }
+        // Between a locked wheel (kappa = -1) and the slip of a wheel turning at VXLOW, My
+        // goes smoothly from zero to its full value; beyond, it changes sign.
+        let high = c.vxlow / vcx.abs() - 1.0;
+        let low = -1.0 - c.vxlow - high;
+        if u_kappa >= low && u_kappa <= high {
+            let x0 = -1.0;
+            my *= (FRAC_PI_2 * (u_kappa - x0) / (high - x0)).sin();
+        } else if u_kappa < low {
+            my = -my;
+        }
+        my
+    }
+}
