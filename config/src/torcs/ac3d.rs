@@ -13,7 +13,7 @@
 //! normal after the position; surfaces may be triangle strips (type 4) as well as polygons.
 //!
 //! Transforms: `loc` and `rot` place an object in its parent; the nine numbers of `rot` are
-//! the images of the x, y and z axes in turn (plib's and OpenSceneGraph's reading). The
+//! the images of the x, y and z axes in turn (the reading of plib and `OpenSceneGraph`). The
 //! reader applies them, so every [`Ac3dObject`] is in the file's world frame.
 //!
 //! Every malformed file is an [`Ac3dError`] with the line it was found on, never a panic.
@@ -243,8 +243,8 @@ impl<'a> Parser<'a> {
             let line = self.require_line("an object")?;
             let (keyword, rest) = split_keyword(line);
             match keyword {
-                "name" => object.name = unquote(rest).to_owned(),
-                "texture" => self.texture(rest, &mut object),
+                "name" => unquote(rest).clone_into(&mut object.name),
+                "texture" => texture(rest, &mut object),
                 "texrep" => object.texrep = self.floats::<2>(rest, "texrep")?,
                 "texoff" => object.texoff = self.floats::<2>(rest, "texoff")?,
                 "crease" => object.crease_deg = Some(self.floats::<1>(rest, "crease")?[0]),
@@ -289,26 +289,6 @@ impl<'a> Parser<'a> {
             self.object(rest, &world, depth + 1)?;
         }
         Ok(())
-    }
-
-    /// A `texture` line: `"NAME"` alone (the base layer, resetting the others, as TORCS
-    /// does) or followed by its layer.
-    fn texture(&mut self, rest: &str, object: &mut Ac3dObject) {
-        let (name, layer) = match rest.rsplit_once(char::is_whitespace) {
-            Some((name, layer)) if !layer.contains('"') => (name.trim(), Some(layer)),
-            _ => (rest.trim(), None),
-        };
-        let name = unquote(name);
-        let name =
-            (!name.is_empty() && name != NO_TEXTURE && name != "(null)").then(|| name.to_owned());
-        match layer {
-            None | Some("base") => object.textures = [name, None, None, None],
-            Some("tiled") => object.textures[1] = name,
-            Some("skids") => object.textures[2] = name,
-            Some("shad") => object.textures[3] = name,
-            // An unknown layer word: the whole line is a name with a space in it.
-            Some(_) => object.textures = [Some(unquote(rest.trim()).to_owned()), None, None, None],
-        }
     }
 
     fn count(&self, rest: &str, what: &str) -> Result<usize, Ac3dError> {
@@ -448,6 +428,26 @@ impl<'a> Parser<'a> {
             uv[0][1] * texrep[1] + texoff[1],
         ];
         Ok(Ac3dRef { vertex, uv })
+    }
+}
+
+/// A `texture` line: `"NAME"` alone (the base layer, resetting the others, as TORCS
+/// does) or followed by its layer.
+fn texture(rest: &str, object: &mut Ac3dObject) {
+    let (name, layer) = match rest.rsplit_once(char::is_whitespace) {
+        Some((name, layer)) if !layer.contains('"') => (name.trim(), Some(layer)),
+        _ => (rest.trim(), None),
+    };
+    let name = unquote(name);
+    let name =
+        (!name.is_empty() && name != NO_TEXTURE && name != "(null)").then(|| name.to_owned());
+    match layer {
+        None | Some("base") => object.textures = [name, None, None, None],
+        Some("tiled") => object.textures[1] = name,
+        Some("skids") => object.textures[2] = name,
+        Some("shad") => object.textures[3] = name,
+        // An unknown layer word: the whole line is a name with a space in it.
+        Some(_) => object.textures = [Some(unquote(rest.trim()).to_owned()), None, None, None],
     }
 }
 

@@ -220,7 +220,7 @@ pub fn build_scene(
         ..
     } = builder;
     let mut batches: Vec<(BatchKey, PendingBatch)> = batches.into_iter().collect();
-    batches.sort_by(|a, b| a.0.cmp(&b.0));
+    batches.sort_by_key(|b| b.0);
     TrackScene {
         source: source.to_owned(),
         origin,
@@ -233,6 +233,9 @@ pub fn build_scene(
         warnings,
     }
 }
+
+/// A surface, its triangles (as indices into its refs) and its normal.
+type Face<'a> = (&'a Ac3dSurface, Vec<[usize; 3]>, [f32; 3]);
 
 /// (base texture, tiled texture, material colour bits, two-sided).
 type BatchKey = (Option<usize>, Option<usize>, [u32; 3], bool);
@@ -344,7 +347,7 @@ impl Builder<'_, '_> {
             .to_radians()
             .cos();
         // Faces as (surface, corner refs as triangles) and their normals.
-        let mut faces: Vec<(&Ac3dSurface, Vec<[usize; 3]>, [f32; 3])> = Vec::new();
+        let mut faces: Vec<Face<'_>> = Vec::new();
         let mut skipped = 0;
         for surface in &object.surfaces {
             let triangles = triangulate(surface, &world);
@@ -504,7 +507,7 @@ fn face_normal(triangles: &[[usize; 3]], surface: &Ac3dSurface, world: &[[f64; 3
 /// within the crease angle of this face's.
 fn smooth_normal(
     around: &[usize],
-    faces: &[(&Ac3dSurface, Vec<[usize; 3]>, [f32; 3])],
+    faces: &[Face<'_>],
     this_n: [f32; 3],
     crease_cos: f32,
     this: usize,

@@ -2,6 +2,9 @@
 //! and RLE, 1 to 4 channels, 1 and 2 bytes per channel), the AC3D reader and the scene built
 //! from it (frame, strips, fans, normals, batches), and truncated or damaged input of both.
 
+// The numbers compared are parsed from the same decimal text: exactly equal.
+#![allow(clippy::float_cmp)]
+
 use std::path::{Path, PathBuf};
 
 use super::ac3d::parse_ac3d;
