@@ -2,6 +2,9 @@
 //! default here): CPU time to record a frame, wall time to submit it and wait for the GPU, and
 //! GPU time from timestamp queries where the adapter has them.
 //!
+//! Two tracks: the shipped circuit, and TORCS's forza with its textured scene where Debian's
+//! `torcs-data` is installed (chase camera just after the start line of each).
+//!
 //! `cargo bench -p gripline-render --bench frame`
 
 use std::hint::black_box;
@@ -19,7 +22,7 @@ use gripline_render::{
 const W: u32 = 1280;
 const H: u32 = 720;
 
-fn setup() -> Option<(OffscreenRenderer, FrameInput)> {
+fn setup(track_name: &str) -> Option<(OffscreenRenderer, FrameInput)> {
     let choice = match std::env::var("GRIPLINE_ADAPTER") {
         Ok(v) => AdapterChoice::parse(&v),
         Err(_) => AdapterChoice::Software,
@@ -32,14 +35,21 @@ fn setup() -> Option<(OffscreenRenderer, FrameInput)> {
         }
     };
     eprintln!("adapter: {}", gpu.describe());
-    let track = load_track(&assets::resolve_track("circuit").ok()?).ok()?;
+    let Ok(path) = assets::resolve_track(track_name) else {
+        eprintln!("{track_name} is not installed: not measured");
+        return None;
+    };
+    let track = load_track(&path).ok()?;
+    let scene = gripline_config::torcs::scene_for_track(&track).and_then(Result::ok);
     let params = load_vehicle(&assets::resolve_vehicle("corvette-c5").ok()?)
         .ok()?
         .params;
     let visual = VehicleVisual::from_params(&params);
-    let renderer =
+    let mut renderer =
         OffscreenRenderer::new(gpu, &RenderSettings::default(), &track.mesh, &visual, W, H).ok()?;
-    let pose = VehiclePose::on_centre_line(&track.mesh, &visual, 790.0, 0.0).ok()?;
+    renderer.scene_mut().set_track_scene(scene.as_ref());
+    let station = if scene.is_some() { 8.0 } else { 790.0 };
+    let pose = VehiclePose::on_centre_line(&track.mesh, &visual, station, 0.0).ok()?;
     let frame = FrameInput::new(&pose, &Camera::new(CameraMode::Chase), &visual, W, H);
     Some((renderer, frame))
 }
@@ -67,10 +77,16 @@ fn wait(r: &OffscreenRenderer, index: wgpu::SubmissionIndex) {
 }
 
 fn bench_frame(c: &mut Criterion) {
-    let Some((mut r, frame)) = setup() else {
+    for track in ["circuit", "torcs:forza"] {
+        bench_track(c, track);
+    }
+}
+
+fn bench_track(c: &mut Criterion, track: &str) {
+    let Some((mut r, frame)) = setup(track) else {
         return;
     };
-    let mut group = c.benchmark_group("frame_1280x720");
+    let mut group = c.benchmark_group(format!("frame_1280x720/{}", track.replace(':', "_")));
     group.sample_size(10);
     group.bench_function("cpu_encode", |b| {
         b.iter(|| black_box(encode(&mut r, &frame, None).finish()));
@@ -135,7 +151,7 @@ fn bench_frame(c: &mut Criterion) {
     let buffer = encode(&mut r, &frame, None).finish();
     let index = r.gpu().queue.submit([buffer]);
     wait(&r, index);
-    eprintln!("one frame, submit to done: {:?}", start.elapsed());
+    eprintln!("{track}: one frame, submit to done: {:?}", start.elapsed());
 }
 
 fn bytemuck_pair(bytes: &[u8]) -> [u64; 2] {

@@ -19,6 +19,9 @@
 //! - [`settings`]: [`RenderSettings`] and the [`QualityTier`]s chosen for the adapter;
 //!   [`upscale`]: drawing at a lower internal resolution; [`tiles`]: frustum culling of the
 //!   track in 100 m tiles.
+//! - [`track_scene`]: an imported (TORCS) track's textured scene, drawn in place of the
+//!   generated ground ([`SceneRenderer::set_track_scene`]); [`scene_textures`]: its textures
+//!   with their mipmaps.
 //! - [`window_surface`]: a window's surface and every outcome of acquiring a frame (the window
 //!   itself behind [`window_surface::SurfaceWindow`]); [`ui_painter`]: the egui HUD and menus
 //!   painted over the frame.
@@ -76,9 +79,11 @@ pub mod pose;
 pub mod readback;
 pub mod scene;
 mod scene_pipelines;
+pub mod scene_textures;
 pub mod settings;
 pub mod tiles;
 pub mod track_geometry;
+pub mod track_scene;
 pub mod ui_painter;
 pub mod upscale;
 pub mod vehicle_visual;

@@ -11,6 +11,7 @@ use std::num::NonZeroU64;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{DMat4, DQuat, DVec3, Mat4, Vec3};
+use gripline_config::torcs::TrackScene;
 use gripline_physics::track::TrackMesh;
 use wgpu::util::DeviceExt;
 
@@ -21,6 +22,7 @@ use crate::scene_pipelines::{DEPTH_FORMAT, SceneLayouts, ScenePipelines};
 use crate::settings::choose_msaa_samples;
 use crate::tiles::{Tile, frustum_planes, tile_mesh, visible_ranges};
 use crate::track_geometry::TrackGeometry;
+use crate::track_scene::{GpuTrackScene, SceneDrawContext};
 use crate::upscale::{Upscaler, scaled_size};
 use crate::{
     Camera, CameraMode, GpuContext, RenderError, RenderSettings, VehiclePose, VehicleVisual,
@@ -162,6 +164,10 @@ pub struct SceneRenderer {
     shadow_view: wgpu::TextureView,
     shadow_size: u32,
     ground: Option<GpuMesh>,
+    /// An imported track's textured scene, drawn in place of `ground`, and the layouts
+    /// its pipelines are built against.
+    track_scene: Option<GpuTrackScene>,
+    layouts: [wgpu::BindGroupLayout; 2],
     /// The ground's tiles for frustum culling, and this frame's visible vertex ranges.
     ground_tiles: Vec<Tile>,
     visible_ground: Vec<(u32, u32)>,
@@ -402,6 +408,8 @@ impl SceneRenderer {
             shadow_view,
             shadow_size,
             ground: GpuMesh::new(device, "track ground", &ground_mesh),
+            track_scene: None,
+            layouts: [main_layout, model_layout],
             visible_ground: Vec::with_capacity(ground_tiles.len()),
             ground_tiles,
             props: GpuMesh::new(device, "track objects", &props_mesh),
@@ -413,6 +421,27 @@ impl SceneRenderer {
             upscaler: (settings.render_scale < 1.0).then(|| Upscaler::new(device, target_format)),
             sun_dir,
         }
+    }
+
+    /// Draws `scene` (an imported track's textured model, in the same world frame as the
+    /// track mesh) in place of the generated ground, or the generated ground again (`None`).
+    /// The track's objects and the physics are unchanged.
+    pub fn set_track_scene(&mut self, scene: Option<&TrackScene>) {
+        let ctx = SceneDrawContext {
+            main_layout: &self.layouts[0],
+            model_layout: &self.layouts[1],
+            format: self.format,
+            sample_count: self.sample_count,
+            fine_detail: self.settings.fine_detail,
+        };
+        self.track_scene = scene.and_then(|scene| {
+            GpuTrackScene::new(&self.device, &self.queue, &ctx, scene, self.track_origin)
+        });
+    }
+
+    /// The imported scene on the GPU, if one is drawn.
+    pub fn track_scene(&self) -> Option<&GpuTrackScene> {
+        self.track_scene.as_ref()
     }
 
     /// The MSAA sample count in use (1, 2 or 4).
@@ -634,8 +663,11 @@ impl SceneRenderer {
         });
         pass.set_bind_group(0, &self.main_globals, &[]);
         pass.set_bind_group(1, &self.models, &[0]);
-        pass.set_pipeline(&self.ground_pipeline);
-        if let Some(ground) = &self.ground {
+        if let Some(scene) = self.track_scene.as_mut() {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
+            scene.draw(&mut pass, &planes);
+        } else if let Some(ground) = &self.ground {
+            pass.set_pipeline(&self.ground_pipeline);
             pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
             ground.draw_ranges(&mut pass, &self.visible_ground);
         }

@@ -58,4 +58,14 @@ pub enum TorcsError {
         /// What is wrong, with the section or segment concerned.
         message: String,
     },
+    /// The track's scene model (`.acc` / `.ac`) is malformed.
+    #[error("{path}:{line}: {message}")]
+    Scene {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
 }

@@ -10,17 +10,26 @@
 //!   with cross-sections; [`load_torcs_track`] builds it into a [`LoadedTrack`].
 //! - [`discover`]: installed tracks (`torcs:NAME`) in the TORCS and Speed Dreams data folders
 //!   and in `$GRIPLINE_TORCS_TRACKS`.
+//! - [`ac3d`]: the AC3D / `.acc` model reader; [`scene_file`]: the track's scene from it, in
+//!   the world frame, batched by texture, with its textures found and decoded
+//!   ([`texture_image`]: PNG and [`sgi`] images, TORCS's texture folders).
 //! - [`error`]: [`TorcsError`], naming the file and what is wrong for every failure.
 
+pub mod ac3d;
 pub mod convert;
 pub mod discover;
 pub mod error;
 pub mod geometry;
 pub mod params;
+pub mod scene_file;
+pub mod sgi;
 pub mod surfaces;
+pub mod texture_image;
 pub mod units;
 pub mod xml;
 
+#[cfg(test)]
+mod scene_tests;
 #[cfg(test)]
 mod tests;
 
@@ -28,6 +37,7 @@ pub use convert::{ImportedTrack, import_track};
 pub use discover::{InstalledTrack, installed_tracks};
 pub use error::TorcsError;
 pub use params::{Params, Section};
+pub use scene_file::{TrackScene, load_scene, scene_for_track, scene_path_for_track};
 pub use xml::{parse_params, read_params};
 
 use std::path::Path;

@@ -194,21 +194,31 @@ fn fs_ghost(in: VsOut, @builtin(front_facing) front: bool) -> @location(0) vec4<
 }
 
 fn shade(in: VsOut, front: bool) -> vec4<f32> {
-    var n = normalize(in.normal);
-    if !front {
-        n = -n;
-    }
-    let dist = length(in.world);
-    let view = -in.world / max(dist, 1e-4);
     let footprint = length(fwidth(in.local.xy));
-    let fog_amount = 1.0 - exp(-dist * globals.params.x);
     if in.material == 12u {
+        let dist = length(in.world);
+        let view = -in.world / max(dist, 1e-4);
+        let fog_amount = 1.0 - exp(-dist * globals.params.x);
         return encode_output(mix(in.color * 3.0, sky_color(-view), fog_amount));
     }
     let s = surface_of(in, footprint);
+    return encode_output(lit(s, in.normal, front, in.world));
+}
+
+// A surface lit by the sun (with the shadow map), the sky hemisphere and the fog, at the
+// camera-relative position `world` with the interpolated normal `normal` (reversed on back
+// faces). Shared by the imported scenes' shader.
+fn lit(s: Surface, normal: vec3<f32>, front: bool, world: vec3<f32>) -> vec3<f32> {
+    var n = normalize(normal);
+    if !front {
+        n = -n;
+    }
+    let dist = length(world);
+    let view = -world / max(dist, 1e-4);
+    let fog_amount = 1.0 - exp(-dist * globals.params.x);
     let l = globals.sun_dir.xyz;
     let ndl = max(dot(n, l), 0.0);
-    let shadow = select(1.0, shadow_factor(in.world, n), ndl > 0.0);
+    let shadow = select(1.0, shadow_factor(world, n), ndl > 0.0);
     let hemi = mix(globals.ground_tint.rgb, globals.sky_zenith.rgb * 0.9 + globals.sky_horizon.rgb * 0.3, 0.5 + 0.5 * n.z);
     let h = normalize(l + view);
     let spec = s.specular * pow(max(dot(n, h), 0.0), s.shininess) * (s.shininess + 8.0) / 25.0;
@@ -219,6 +229,5 @@ fn shade(in: VsOut, front: bool) -> vec4<f32> {
         let fresnel = s.reflect + (1.0 - s.reflect) * pow(1.0 - max(dot(n, view), 0.0), 5.0);
         col = mix(col, sky_color(r) * mix(0.45, 0.75, shadow), clamp(fresnel * s.reflect * 2.0, 0.0, 0.7));
     }
-    col = mix(col, sky_color(-view), fog_amount);
-    return encode_output(col);
+    return mix(col, sky_color(-view), fog_amount);
 }

@@ -1,0 +1,190 @@
+//! An imported TORCS track's textured scene drawn offscreen on the software adapter: forza
+//! from its start line, checked as a picture (not uniform, the road ahead drawn from the
+//! scene, objects standing above the horizon at the roadside), written next to the same
+//! frame with the generated ground for a person to look at.
+//!
+//! Skips with a printed reason when Debian's `torcs-data` is not installed; the adapter rule
+//! is the golden tests' (`GRIPLINE_SKIP_GPU_TESTS=1` skips).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use gripline_config::assets;
+use gripline_config::torcs::{load_torcs_track, scene_for_track};
+use gripline_config::vehicle_file::load_vehicle;
+use gripline_render::{
+    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, QualityTier,
+    RgbaImage, VehiclePose, VehicleVisual,
+};
+
+const FORZA: &str = "/usr/share/games/torcs/tracks/road/forza/forza.xml";
+const W: u32 = 480;
+const H: u32 = 270;
+
+fn gpu() -> Option<GpuContext> {
+    if std::env::var_os("GRIPLINE_SKIP_GPU_TESTS").is_some_and(|v| !v.is_empty() && v != "0") {
+        eprintln!("GRIPLINE_SKIP_GPU_TESTS is set: skipping a GPU test");
+        return None;
+    }
+    match GpuContext::headless(AdapterChoice::Software) {
+        Ok(gpu) => Some(gpu),
+        Err(e) => panic!(
+            "GPU tests need a software adapter: {e}. Install Mesa's lavapipe \
+             (apt install mesa-vulkan-drivers) or set GRIPLINE_SKIP_GPU_TESTS=1 to skip them."
+        ),
+    }
+}
+
+fn out_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("render-torcs");
+    std::fs::create_dir_all(&dir).expect("output dir");
+    dir
+}
+
+fn pixel(image: &RgbaImage, x: u32, y: u32) -> [f64; 3] {
+    let i = 4 * (y * image.width + x) as usize;
+    [0, 1, 2].map(|c| f64::from(image.data[i + c]))
+}
+
+fn luminance(p: [f64; 3]) -> f64 {
+    0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2]
+}
+
+/// Pixels of a region given in fractions of the frame.
+fn region(image: &RgbaImage, x0: f64, x1: f64, y0: f64, y1: f64) -> Vec<(u32, u32)> {
+    let (w, h) = (f64::from(image.width), f64::from(image.height));
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let span = |a: f64, b: f64, n: f64| (a * n) as u32..(b * n) as u32;
+    span(y0, y1, h)
+        .flat_map(|y| span(x0, x1, w).map(move |x| (x, y)))
+        .collect()
+}
+
+fn std_dev(values: &[f64]) -> f64 {
+    let n = values.len().max(1) as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n).sqrt()
+}
+
+#[test]
+fn forza_scene_is_drawn_textured_with_objects_at_the_roadside() {
+    if !Path::new(FORZA).is_file() {
+        println!("skipped: {FORZA} is absent (install Debian's torcs-data)");
+        return;
+    }
+    let Some(gpu) = gpu() else { return };
+    let track = load_torcs_track(Path::new(FORZA)).expect("forza imports");
+    let started = Instant::now();
+    let scene = scene_for_track(&track)
+        .expect("forza has a scene")
+        .expect("loads");
+    println!(
+        "forza scene: {} batches, {} triangles, {} textures, loaded in {:.2} s; missing {:?}",
+        scene.batches.len(),
+        scene.triangle_count(),
+        scene.textures.len(),
+        started.elapsed().as_secs_f64(),
+        scene.missing_textures
+    );
+    let params = load_vehicle(&assets::resolve_vehicle("corvette-c5").expect("vehicle"))
+        .expect("load vehicle")
+        .params;
+    let visual = VehicleVisual::from_params(&params);
+    // The tier the window picks on a software adapter (no MSAA, half resolution inside).
+    let settings = QualityTier::Low.settings(1);
+    let mut renderer = OffscreenRenderer::new(gpu, &settings, &track.mesh, &visual, W, H)
+        .expect("offscreen renderer");
+    let pose = VehiclePose::on_centre_line(&track.mesh, &visual, 8.0, 0.0).expect("pose");
+    let frame = |mode: CameraMode| {
+        let mut camera = Camera::new(mode);
+        camera.update(&pose, 0.0);
+        FrameInput::new(&pose, &camera, &visual, W, H)
+    };
+    let mut frames = Vec::new();
+    for (with_scene, mode, name) in [
+        (false, CameraMode::Bonnet, "forza-bonnet-ground"),
+        (true, CameraMode::Bonnet, "forza-bonnet-scene"),
+        (true, CameraMode::Chase, "forza-chase-scene"),
+    ] {
+        let upload = Instant::now();
+        renderer
+            .scene_mut()
+            .set_track_scene(with_scene.then_some(&scene));
+        let upload_s = upload.elapsed().as_secs_f64();
+        let drawn = Instant::now();
+        let image = renderer.render_frame(&frame(mode)).expect("frame");
+        println!(
+            "{name}: frame drawn and read back in {:.2} s",
+            drawn.elapsed().as_secs_f64()
+        );
+        let path = out_dir().join(format!("{name}.png"));
+        image.write_png(&path).expect("write");
+        if let Some(gpu_scene) = renderer.scene().track_scene() {
+            let (drawn, total) = gpu_scene.chunk_counts();
+            println!(
+                "{}: upload {upload_s:.2} s, {drawn} of {total} chunks drawn",
+                path.display()
+            );
+            assert!(
+                0 < drawn && drawn < total,
+                "frustum culling keeps some chunks out"
+            );
+        } else {
+            println!("{}", path.display());
+        }
+        frames.push(image);
+    }
+    let (plain, textured) = (&frames[0], &frames[1]);
+    // Not uniform.
+    let all: Vec<f64> = region(textured, 0.0, 1.0, 0.0, 1.0)
+        .into_iter()
+        .map(|(x, y)| luminance(pixel(textured, x, y)))
+        .collect();
+    assert!(std_dev(&all) > 12.0, "the frame is nearly uniform");
+    // The road ahead, low in the middle of the frame: drawn from the scene (it differs from
+    // the generated ground) and textured (it varies from pixel to pixel).
+    let road = region(textured, 0.4, 0.6, 0.62, 0.75);
+    let road_l: Vec<f64> = road
+        .iter()
+        .map(|&(x, y)| luminance(pixel(textured, x, y)))
+        .collect();
+    let differs = road
+        .iter()
+        .filter(|&&(x, y)| {
+            let (a, b) = (pixel(textured, x, y), pixel(plain, x, y));
+            (0..3).map(|c| (a[c] - b[c]).abs()).fold(0.0, f64::max) > 6.0
+        })
+        .count();
+    println!(
+        "road region: luminance spread {:.1}, {differs} of {} pixels differ from the generated ground",
+        std_dev(&road_l),
+        road.len()
+    );
+    assert!(
+        differs * 2 > road.len(),
+        "the road ahead is not the scene's"
+    );
+    assert!(std_dev(&road_l) > 1.0, "the road ahead is flat colour");
+    // Above the horizon at the roadside the generated ground shows sky; the scene puts
+    // trees, stands, buildings or fences there.
+    let mut objects = 0;
+    let mut checked = 0;
+    for side in [(0.0, 0.3), (0.7, 1.0)] {
+        for (x, y) in region(textured, side.0, side.1, 0.3, 0.45) {
+            let sky = pixel(plain, x, y);
+            if sky[2] <= sky[0] {
+                continue; // not sky in the plain frame
+            }
+            checked += 1;
+            let p = pixel(textured, x, y);
+            if (0..3).map(|c| (p[c] - sky[c]).abs()).fold(0.0, f64::max) > 25.0 {
+                objects += 1;
+            }
+        }
+    }
+    println!("roadside above the horizon: {objects} of {checked} sky pixels covered by objects");
+    assert!(
+        checked > 0 && objects * 20 > checked,
+        "nothing stands at the roadside"
+    );
+}
