@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use glam::{DVec2, DVec3};
 use gripline_config::assets;
 use gripline_config::track_file::{LoadedTrack, load_track};
-use gripline_physics::ground::{FlatGround, Ground, GroundHit, RayHint};
+use gripline_physics::ground::{FlatGround, Ground, GroundHit, RayHint, Walls};
 use gripline_physics::track::ReferenceGeometry;
 
 use crate::replay::FileIdentity;
@@ -137,6 +137,14 @@ impl Ground for World {
             World::Track(t) => t
                 .mesh
                 .ray_cast_hinted(origin, direction, max_distance, hint),
+        }
+    }
+
+    #[inline]
+    fn walls(&self) -> Option<&Walls> {
+        match self {
+            World::Flat(_) => None,
+            World::Track(t) => t.mesh.walls(),
         }
     }
 }

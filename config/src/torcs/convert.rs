@@ -218,6 +218,8 @@ fn cross_section(
             road_surface: surfaces.map(&s.road_surface, None),
             left: bands(1),
             right: bands(0),
+            left_barriers: Vec::new(),
+            right_barriers: Vec::new(),
         },
     )
 }

@@ -4,13 +4,16 @@
 //! first hit you, with which normal, on which [`Surface`]? Implementations: [`FlatGround`]
 //! (an infinite plane, for tests) and, in [`mesh`], [`TriangleMesh`]: a triangle mesh with a
 //! bounding-volume hierarchy and a surface per triangle, built from a track layout
-//! (`crate::track`).
+//! (`crate::track`). Walls and barriers, which only the car body meets, are a second kind of
+//! geometry a ground may carry: [`Ground::walls`] gives them ([`walls`]).
 
 pub mod mesh;
 pub mod neighbourhood;
+pub mod walls;
 
 pub use mesh::{MeshError, TriangleMesh};
 pub use neighbourhood::RayHint;
+pub use walls::{WallHit, WallRun, WallSegment, Walls};
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -119,6 +122,12 @@ pub trait Ground {
     ) -> Option<GroundHit> {
         let _ = hint;
         self.ray_cast(origin, direction, max_distance)
+    }
+
+    /// The walls and barriers the car body collides with, if there are any. The default has
+    /// none.
+    fn walls(&self) -> Option<&Walls> {
+        None
     }
 }
 

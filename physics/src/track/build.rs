@@ -13,6 +13,7 @@ use glam::DVec3;
 
 use crate::ground::{Surface, TriangleMesh};
 
+use super::barrier::{SampleEdges, build_barriers, walls_of};
 use super::centre_line::{CentreLine, CentreLineSample};
 use super::layout::{ObjectSpec, PadShape, Reference, TrackLayout, polygon_turn_sign};
 use super::reference::{NamedReference, ReferenceGeometry};
@@ -32,6 +33,8 @@ pub(super) struct MeshData {
     pub(super) vertices: Vec<DVec3>,
     pub(super) triangles: Vec<[u32; 3]>,
     pub(super) surfaces: Vec<Surface>,
+    /// Per centre-line sample, the road's and the bands' outer edges (for the barriers).
+    pub(super) edges: Vec<SampleEdges>,
 }
 
 impl MeshData {
@@ -65,6 +68,8 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
     for pad in &layout.pads {
         pad_mesh(&pad.shape, pad.surface, &mut data)?;
     }
+    let barriers = build_barriers(layout, &centre_line, &sources, &data.edges);
+    let walls = walls_of(&barriers);
     let ground = TriangleMesh::new(data.vertices, data.triangles, data.surfaces)?;
     let objects = place_objects(layout, &ground)?;
     let references = resolve_references(layout, &ground, &centre_line)?;
@@ -74,6 +79,8 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
         centre_line,
         objects,
         references,
+        barriers,
+        walls,
     })
 }
 
@@ -145,6 +152,7 @@ fn road(
         let horizontal_left = DVec3::Z.cross(s.tangent).normalize_or(DVec3::Y);
         let half = 0.5 * s.width_m;
         let mut row: Vec<DVec3> = Vec::with_capacity(columns);
+        let mut outer = [DVec3::ZERO; 2];
         for (sign, scale) in [(1.0, scale[0]), (-1.0, scale[1])] {
             let mut edge = s.position + s.left * (sign * half);
             let mut outward = Vec::with_capacity(side.len());
@@ -161,6 +169,10 @@ fn road(
                 };
                 outward.push(edge);
             }
+            outer[usize::from(sign < 0.0)] = outward
+                .last()
+                .copied()
+                .unwrap_or(s.position + s.left * (sign * half));
             if sign > 0.0 {
                 row.extend(outward.iter().rev());
                 row.push(s.position + s.left * half);
@@ -170,6 +182,11 @@ fn road(
                 row.extend(outward);
             }
         }
+        data.edges.push(SampleEdges {
+            road: [s.position + s.left * half, s.position - s.left * half],
+            outer,
+            horizontal_left,
+        });
         data.vertices.extend(row);
     }
     data.index()?;

@@ -15,6 +15,7 @@
 use glam::DVec3;
 
 use super::TrackError;
+use super::barrier::SampleEdges;
 use super::build::{MeshData, inside_scales};
 use super::centre_line::CentreLine;
 use super::cross_section::SideBand;
@@ -73,6 +74,7 @@ pub(super) fn road(
             edge += horizontal_left * (width * scale[0]) + DVec3::Z * (rise * scale[0]);
             outward.push(edge);
         }
+        let left_outer = edge;
         row.extend(outward.iter().rev());
         // The road, left edge to right edge, in its banked plane.
         #[allow(clippy::cast_precision_loss)] // a few lanes
@@ -85,6 +87,11 @@ pub(super) fn road(
             edge += -horizontal_left * (width * scale[1]) + DVec3::Z * (rise * scale[1]);
             row.push(edge);
         }
+        data.edges.push(SampleEdges {
+            road: [s.position + s.left * half, s.position - s.left * half],
+            outer: [left_outer, edge],
+            horizontal_left,
+        });
         data.vertices.extend(row);
     }
     data.index()?;

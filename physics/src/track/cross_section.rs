@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::ground::Surface;
 use crate::validate::Validator;
 
+use super::barrier::BarrierSpec;
+
 /// The road's surface and the bands beside it at one control point. Between two control points
 /// the bands' widths and rises blend like the road's width; the quads between a control point
 /// and the next take that control point's surfaces.
@@ -23,6 +25,12 @@ pub struct CrossSection {
     /// Bands beside the right edge, from the road outwards.
     #[serde(default)]
     pub right: Vec<SideBand>,
+    /// Barriers on the left, at most one per placement (see [`BarrierSpec`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_barriers: Vec<BarrierSpec>,
+    /// Barriers on the right, at most one per placement.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub right_barriers: Vec<BarrierSpec>,
 }
 
 /// One band beside the road: it runs horizontally away from the previous edge.
@@ -78,6 +86,22 @@ pub(crate) fn validate_cross_sections(sections: &[CrossSection], points: usize, 
                                 v.in_range("width_m", band.width_m, 0.0, MAX_BAND_WIDTH_M);
                                 v.in_range("rise_m", band.rise_m, -MAX_BAND_WIDTH_M, MAX_BAND_WIDTH_M);
                             });
+                        }
+                    });
+                }
+                for (side, barriers) in [
+                    ("left_barriers", &section.left_barriers),
+                    ("right_barriers", &section.right_barriers),
+                ] {
+                    v.within(side, |v| {
+                        for (k, barrier) in barriers.iter().enumerate() {
+                            v.within(&Validator::index(k), |v| barrier.validate(v));
+                            if barriers[..k].iter().any(|b| b.placement == barrier.placement) {
+                                v.fail(
+                                    &Validator::index(k),
+                                    "repeats the placement of an earlier barrier",
+                                );
+                            }
                         }
                     });
                 }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::ground::Surface;
 use crate::validate::{Validate, Validator};
 
+use super::barrier::BarrierSpec;
 use super::cross_section::{CrossSection, validate_cross_sections};
 use super::reference::LaneChange;
 
@@ -43,6 +44,11 @@ pub struct TrackLayout {
     /// `verge` beside it; when given, `kerb`, `verge` and `corner_radius_m` must be left out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cross_sections: Vec<CrossSection>,
+    /// A barrier on both sides of the road all along it, beyond the last verge band (or at
+    /// the road's edge, as its `placement` says): collision geometry for the car body. None
+    /// when omitted. With `cross_sections`, barriers are given per section instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub barriers: Option<BarrierSpec>,
     /// Flat or inclined areas: skidpads, tiles of test surfaces, grades, the ground around.
     #[serde(default)]
     pub pads: Vec<Pad>,
@@ -78,6 +84,7 @@ impl Default for TrackLayout {
             kerb: None,
             verge: Vec::new(),
             cross_sections: Vec::new(),
+            barriers: None,
             pads: Vec::new(),
             objects: Vec::new(),
             references: Vec::new(),
@@ -380,6 +387,18 @@ impl Validate for TrackLayout {
                 "cross_sections",
                 "cannot be combined with kerb, verge or corner_radius_m",
             );
+        }
+        if let Some(barriers) = &self.barriers {
+            v.within("barriers", |v| barriers.validate(v));
+            if !self.cross_sections.is_empty() {
+                v.fail(
+                    "barriers",
+                    "cannot be combined with cross_sections (give them per section)",
+                );
+            }
+            if self.centre_line.is_empty() {
+                v.fail("barriers", "need a centre line to stand along");
+            }
         }
         v.non_negative("corner_radius_m", self.corner_radius_m);
         if let Some(kerb) = &self.kerb {

@@ -9,12 +9,15 @@
 //!   bands on each side, varying along the road.
 //! - [`TrackLayout::build_mesh`] turns it into a [`TrackMesh`]: a [`TriangleMesh`] ground with a
 //!   surface per triangle (which implements [`Ground`]), the sampled [`CentreLine`] with
-//!   station queries, the objects standing on the ground and the references resolved.
+//!   station queries, the objects standing on the ground and the references resolved, and
+//!   the barriers beside the road ([`barrier`]) as polylines and as [`Walls`] the car body
+//!   collides with.
 //!
 //! Conventions: world frame right-handed, z up; x east, y north. Headings are measured
 //! counter-clockwise from east. Banking is a rotation of the road's cross-section about the
 //! direction of travel: positive raises the left edge (a right-hand corner's banking).
 
+pub mod barrier;
 mod build;
 mod build_sections;
 pub mod centre_line;
@@ -23,13 +26,16 @@ pub mod layout;
 pub mod reference;
 
 #[cfg(test)]
+mod barrier_tests;
+#[cfg(test)]
 mod tests;
 
 use glam::DVec3;
 
-use crate::ground::{Ground, GroundHit, MeshError, RayHint, TriangleMesh};
+use crate::ground::{Ground, GroundHit, MeshError, RayHint, TriangleMesh, Walls};
 use crate::validate::Violations;
 
+pub use barrier::{Barrier, BarrierKind, BarrierPlacement, BarrierSpec, Side};
 pub use centre_line::{CentreLine, CentreLineSample, Projection};
 pub use cross_section::{CrossSection, SideBand};
 pub use layout::{
@@ -110,6 +116,10 @@ pub struct TrackMesh {
     pub objects: Vec<PlacedObject>,
     /// Named references, resolved onto the ground.
     pub references: Vec<NamedReference>,
+    /// Barriers and walls along the road, as polylines with their heights (for drawing).
+    pub barriers: Vec<Barrier>,
+    /// The barriers as collision geometry for the car body.
+    pub walls: Walls,
 }
 
 impl TrackMesh {
@@ -138,6 +148,10 @@ impl Ground for TrackMesh {
     ) -> Option<GroundHit> {
         self.ground
             .ray_cast_hinted(origin, direction, max_distance, hint)
+    }
+
+    fn walls(&self) -> Option<&Walls> {
+        (!self.walls.is_empty()).then_some(&self.walls)
     }
 }
 

@@ -571,6 +571,8 @@ fn sections_loop() -> TrackLayout {
                 width_m: 8.0,
                 rise_m: -0.8,
             }],
+            left_barriers: Vec::new(),
+            right_barriers: Vec::new(),
         })
         .collect();
     TrackLayout {

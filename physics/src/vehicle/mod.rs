@@ -54,6 +54,7 @@ pub mod suspension;
 pub mod telemetry;
 pub mod tyre_fit;
 mod tyre_heat;
+pub mod wall_contact;
 pub mod wheel;
 
 #[cfg(test)]

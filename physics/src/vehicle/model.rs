@@ -17,7 +17,7 @@
 //!    implicit) and the friction-torque capacities: brakes, handbrake and rolling resistance.
 //!    The body receives the damper's force change over the step, as the wheel did.
 //! 6. Tread deflections advance with the new spins.
-//! 7. Aerodynamic and body-contact forces; gravity; the rigid body advances.
+//! 7. Aerodynamic and body-contact forces (ground and walls); gravity; the rigid body advances.
 //! 8. Steering-column torque from the front tyres; telemetry.
 //! 9. Tyres with thermal parameters: temperatures and wear advance with this step's sliding,
 //!    rolling and brake powers; the next step's tyre inputs use the new hot pressure and grip
@@ -37,6 +37,7 @@ use super::chassis::{Pose, RigidBody};
 use super::params::{AidParams, GRAVITY, VehicleParams};
 use super::telemetry::{Snapshot, WheelTelemetry};
 use super::tyre_heat::TyreHeat;
+use super::wall_contact::{BodyShape, MassProperties, WallMemory, wall_contact_loads};
 use super::wheel::{
     ContactGeometry, Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection,
     contact_damping_time, contact_kinematics, tyre_figures,
@@ -79,6 +80,8 @@ pub struct Vehicle {
     /// Where each wheel's and each body probe's ground query hit last tick: a cache that
     /// speeds the next query up and never changes its result.
     ground_hints: GroundHints,
+    /// Which wall each body point touches: keeps every point on its side of a wall.
+    wall_memory: WallMemory,
     abs: Abs,
     tc: TractionControl,
     powertrain: Powertrain,
@@ -169,6 +172,7 @@ impl Vehicle {
             spins,
             deflections: [TreadDeflection::default(); 4],
             ground_hints: GroundHints::default(),
+            wall_memory: WallMemory::default(),
             abs: Abs::default(),
             tc: TractionControl::default(),
             tyre_heat: TyreHeat::default(),
@@ -373,6 +377,7 @@ impl Vehicle {
             s.omega = 0.0;
         }
         self.deflections = [TreadDeflection::default(); 4];
+        self.wall_memory = WallMemory::default();
         self.abs = Abs::default();
         self.tc = TractionControl::default();
         // In place, as `fuelled_powertrain` builds it, without cloning the parameters.
@@ -679,6 +684,21 @@ impl Vehicle {
         );
         force += body_force;
         torque += body_torque;
+        // Walls: nothing is added unless a point touches one (see `wall_contact`).
+        let shape = BodyShape {
+            params: &p.body,
+            points: &self.body_points,
+            mass: MassProperties::new(mass, self.inertia),
+        };
+        let memory = &mut self.wall_memory;
+        let walls = ground
+            .walls()
+            .and_then(|w| wall_contact_loads(&shape, &self.body, w, memory, dt));
+        let wall_contacts = walls.map_or(0, |(f, t, n)| {
+            force += f;
+            torque += t;
+            n
+        });
         self.body.integrate(force, torque, mass, self.inertia, dt);
         self.time_s += dt;
 
@@ -727,7 +747,8 @@ impl Vehicle {
             throttle_applied: powertrain_controls.throttle,
             abs_active: self.abs.active(),
             tc_active: self.tc.active(),
-            body_contacts: u32::try_from(body_contacts).unwrap_or(u32::MAX),
+            body_contacts: u32::try_from(body_contacts + wall_contacts).unwrap_or(u32::MAX),
+            wall_contacts: u32::try_from(wall_contacts).unwrap_or(u32::MAX),
             mass_kg: mass,
             wheels,
             powertrain: self.powertrain.telemetry(),
