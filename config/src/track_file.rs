@@ -54,6 +54,31 @@ pub struct LoadedTrack {
     pub mesh: TrackMesh,
 }
 
+impl LoadedTrack {
+    /// Builds the ground of `layout`, read from `path` (a Gripline or an imported track).
+    ///
+    /// # Errors
+    /// [`ConfigError::Track`] naming the file when the ground cannot be built.
+    pub fn build(
+        name: String,
+        description: String,
+        layout: TrackLayout,
+        path: &Path,
+    ) -> Result<Self, ConfigError> {
+        let mesh = layout.build_mesh().map_err(|source| ConfigError::Track {
+            path: path.to_owned(),
+            source,
+        })?;
+        Ok(Self {
+            name,
+            description,
+            source: path.to_owned(),
+            layout,
+            mesh,
+        })
+    }
+}
+
 /// Parses and validates the text of a track file (without building its mesh).
 ///
 /// # Errors
@@ -77,20 +102,7 @@ pub fn parse_track_ron(text: &str, path: &Path) -> Result<TrackFile, ConfigError
 /// As [`parse_track_ron`], and [`ConfigError::Track`] when the ground cannot be built.
 pub fn build_track_ron(text: &str, path: &Path) -> Result<LoadedTrack, ConfigError> {
     let file = parse_track_ron(text, path)?;
-    let mesh = file
-        .layout
-        .build_mesh()
-        .map_err(|source| ConfigError::Track {
-            path: path.to_owned(),
-            source,
-        })?;
-    Ok(LoadedTrack {
-        name: file.name,
-        description: file.description,
-        source: path.to_owned(),
-        layout: file.layout,
-        mesh,
-    })
+    LoadedTrack::build(file.name, file.description, file.layout, path)
 }
 
 /// Loads a track file and builds its ground: a Gripline track (`.ron`) or a TORCS / Speed

@@ -55,18 +55,5 @@ pub const TRACK_PREFIX: &str = "torcs:";
 /// when its ground cannot be built; each names the file.
 pub fn load_torcs_track(path: &Path) -> Result<LoadedTrack, ConfigError> {
     let imported = import_track(path)?;
-    let mesh = imported
-        .layout
-        .build_mesh()
-        .map_err(|source| ConfigError::Track {
-            path: path.to_owned(),
-            source,
-        })?;
-    Ok(LoadedTrack {
-        name: imported.name,
-        description: imported.description,
-        source: path.to_owned(),
-        layout: imported.layout,
-        mesh,
-    })
+    LoadedTrack::build(imported.name, imported.description, imported.layout, path)
 }
