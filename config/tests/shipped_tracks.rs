@@ -255,3 +255,35 @@ fn proving_ground_patchwork_tiles_have_their_surfaces() {
     assert_eq!(base.surface, Surface::Grass);
     assert!((base.point.z + 0.05).abs() < 1e-12);
 }
+
+/// The circuit is walled in: a 1 m barrier all round each side at the outer edge of its
+/// run-off (6 m of road, 1.2 m of kerb, 14 m of verge), never on the road.
+#[test]
+fn circuit_has_barriers_beyond_its_run_off_all_round() {
+    use gripline_physics::track::{BarrierPlacement, Side};
+    let track = load("circuit");
+    let mesh = &track.mesh;
+    assert_eq!(mesh.barriers.len(), 2);
+    let samples = mesh.centre_line.samples();
+    for b in &mesh.barriers {
+        assert!(b.closed);
+        assert_eq!(b.spec.placement, BarrierPlacement::OuterEdge);
+        assert!((b.spec.height_m - 1.0).abs() < 1e-12);
+        assert_eq!(b.points.len(), samples.len());
+        let mut full = 0;
+        for (p, s) in b.points.iter().zip(samples) {
+            let across = (*p - s.position).truncate();
+            let lateral = across.length();
+            let side = across.dot(s.left.truncate());
+            assert_eq!(side > 0.0, b.side == Side::Left);
+            // Narrowed on the inside of tight corners, never onto the road or kerb.
+            assert!(
+                lateral > 6.0 + 1.2 && lateral < 6.0 + 15.2 + 0.05,
+                "{p} {lateral}"
+            );
+            full += usize::from((lateral - 21.2).abs() < 0.05);
+        }
+        assert!(full * 10 > 8 * samples.len(), "{full} of {}", samples.len());
+    }
+    assert!(mesh.walls().is_some());
+}

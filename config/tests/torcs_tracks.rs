@@ -137,3 +137,48 @@ fn centre_line_lengths_match_the_xml_segments_within_half_a_percent() {
     println!("largest error {:.3} %", 100.0 * worst);
     assert!(bad.is_empty(), "off by more than 0.5 %: {bad:?}");
 }
+
+/// Every installed track has its barriers, and none stands on its road: each barrier point
+/// lies at least half the road's (horizontal) width from every sample of the centre line.
+#[test]
+fn every_installed_track_has_barriers_beside_its_road() {
+    let Some(tracks) = installed() else { return };
+    for track in &tracks {
+        let loaded = load_torcs_track(&track.xml).expect("loads");
+        let mesh = &loaded.mesh;
+        // Half the road's horizontal width (a banked road is wider along its slope).
+        let half = mesh
+            .centre_line
+            .samples()
+            .iter()
+            .map(|s| (s.left_edge() - s.position).truncate().length())
+            .fold(f64::MAX, f64::min);
+        let points: usize = mesh.barriers.iter().map(|b| b.points.len()).sum();
+        println!(
+            "{}/{}: {} barrier polylines, {points} points, {} wall segments",
+            track.category,
+            track.name,
+            mesh.barriers.len(),
+            mesh.walls.segments().len()
+        );
+        assert!(!mesh.barriers.is_empty(), "{}", track.name);
+        for b in &mesh.barriers {
+            assert!(b.points.len() >= 2 && b.points.len() == b.outward.len());
+            for p in b.points.iter().step_by(7) {
+                // In three dimensions: a track that crosses itself has barriers above or
+                // below its other road.
+                let lateral = mesh
+                    .centre_line
+                    .samples()
+                    .iter()
+                    .map(|s| s.position.distance(*p))
+                    .fold(f64::MAX, f64::min);
+                assert!(
+                    lateral >= half - 0.01,
+                    "{}: barrier point {p} {lateral:.2} m from the centre line",
+                    track.name
+                );
+            }
+        }
+    }
+}

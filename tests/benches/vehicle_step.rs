@@ -1,5 +1,7 @@
 //! One `Vehicle::step` of each shipped car on the circuit (Magic Formula tyres, mesh ground),
-//! rolling at 30 m/s with a little steering and throttle: the cost of one 1 kHz tick.
+//! rolling at 30 m/s with a little steering and throttle: the cost of one 1 kHz tick. The
+//! circuit has barriers (walls the body's points are tested against every tick); the
+//! `no-barriers` entries run the Corvette on the same circuit without them, for comparison.
 //!
 //! Run: `cargo bench -p gripline-tests --bench vehicle_step`.
 
@@ -16,10 +18,23 @@ fn steps(c: &mut Criterion) {
         Ok(track) => track,
         Err(e) => panic!("{e}"),
     };
+    let bare = {
+        let mut layout = track.layout.clone();
+        layout.barriers = None;
+        match layout.build_mesh() {
+            Ok(mesh) => mesh,
+            Err(e) => panic!("{e}"),
+        }
+    };
     let start = track.mesh.centre_line.samples()[10];
     let heading = start.tangent.y.atan2(start.tangent.x);
     let mut group = c.benchmark_group("vehicle_step");
-    for name in ["corvette-c5", "hatchback-fwd", "rally-awd"] {
+    for (name, label, mesh) in [
+        ("corvette-c5", "corvette-c5", &track.mesh),
+        ("corvette-c5", "corvette-c5/no-barriers", &bare),
+        ("hatchback-fwd", "hatchback-fwd", &track.mesh),
+        ("rally-awd", "rally-awd", &track.mesh),
+    ] {
         let loaded = match load_vehicle(&assets_dir().join(format!("vehicles/{name}.ron"))) {
             Ok(v) => v,
             Err(e) => panic!("{e}"),
@@ -37,18 +52,18 @@ fn steps(c: &mut Criterion) {
             ..Controls::default()
         };
         for _ in 0..200 {
-            vehicle.step(&controls, &track.mesh, 0.001);
+            vehicle.step(&controls, mesh, 0.001);
         }
         // Each sample advances the car; re-place it regularly so it stays on the circuit.
         let mut count = 0u32;
-        group.bench_function(name, |b| {
+        group.bench_function(label, |b| {
             b.iter(|| {
                 count += 1;
                 if count.is_multiple_of(2000) {
                     vehicle.reset_to(pose);
                     vehicle.set_forward_speed(30.0);
                 }
-                vehicle.step(black_box(&controls), &track.mesh, 0.001);
+                vehicle.step(black_box(&controls), mesh, 0.001);
             });
         });
     }

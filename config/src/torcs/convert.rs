@@ -3,15 +3,23 @@
 //! banked road) with a [`CrossSection`] each (the road's surface, then on each side the border
 //! and the side beyond it). A kerb-style border rises by its height across its width and drops
 //! back over its last 5 cm (two bands), as TORCS draws it; a plan or wall border is flat
-//! (walls and barriers are not ground: they are not part of this mesh). Sides and borders are
-//! level unless the track says they follow the banking.
+//! ground. Sides and borders are level unless the track says they follow the banking.
+//!
+//! Walls are collision geometry beside the mesh: each side's barrier (a `wall` or a `fence`;
+//! none for `no barrier`) stands at the outer edge of the side, as in TORCS, with its height
+//! and, for a wall, its width as the thickness behind its face; a `wall`-style border with a
+//! height is a wall at the road's edge as high as the border. TORCS's barrier surfaces carry
+//! no usable body friction or restitution (their `friction` 0 is a tyre's grip on top of
+//! them), so barriers get Gripline's defaults ([`BarrierSpec::wall`]).
 
 use std::path::Path;
 
-use gripline_physics::track::{ControlPoint, CrossSection, SideBand, TrackLayout};
+use gripline_physics::track::{
+    BarrierKind, BarrierPlacement, BarrierSpec, ControlPoint, CrossSection, SideBand, TrackLayout,
+};
 
 use super::error::TorcsError;
-use super::geometry::{BorderStyle, MainTrack, TrackSample, main_track};
+use super::geometry::{BarrierStyle, BorderStyle, MainTrack, SideSample, TrackSample, main_track};
 use super::params::Params;
 use super::surfaces::SurfaceTable;
 use super::xml::read_params;
@@ -28,6 +36,10 @@ const SAMPLE_SPACING_M: f64 = 1.0;
 const PROFILE_SMOOTHING_M: f64 = 5.0;
 /// Width over which a kerb drops back to the level of what lies beyond it (m).
 const KERB_DROP_M: f64 = 0.05;
+/// Barriers and wall borders lower than this are left out (m): nothing a car body meets.
+const MIN_WALL_HEIGHT_M: f64 = 0.01;
+/// Largest barrier height and thickness a layout takes (m); taller ones are cut to it.
+const MAX_WALL_SIZE_M: f64 = 100.0;
 
 /// A TORCS track read and converted.
 #[derive(Clone, Debug)]
@@ -89,7 +101,6 @@ pub fn convert(params: &Params) -> Result<ImportedTrack, TorcsError> {
         ));
     }
     let mut undefined: Vec<&str> = Vec::new();
-    let mut walls = 0_usize;
     for s in &main.samples {
         for name in std::iter::once(s.road_surface.as_str()).chain(
             s.sides
@@ -100,20 +111,10 @@ pub fn convert(params: &Params) -> Result<ImportedTrack, TorcsError> {
                 undefined.push(name);
             }
         }
-        walls += s
-            .sides
-            .iter()
-            .filter(|side| side.border_style == BorderStyle::Wall && side.border_width_m > 0.0)
-            .count();
     }
     for name in undefined {
         warnings.push(format!(
             "surface '{name}' is not defined; TORCS's defaults (friction 0.8, rolling resistance 0.001) are used"
-        ));
-    }
-    if walls > 0 {
-        warnings.push(format!(
-            "{walls} border samples are walls; they are laid as flat ground (walls are not part of the ground mesh)"
         ));
     }
 
@@ -218,8 +219,8 @@ fn cross_section(
             road_surface: surfaces.map(&s.road_surface, None),
             left: bands(1),
             right: bands(0),
-            left_barriers: Vec::new(),
-            right_barriers: Vec::new(),
+            left_barriers: barriers(&s.sides[1]),
+            right_barriers: barriers(&s.sides[0]),
         },
     )
 }
@@ -271,4 +272,35 @@ fn smooth_profile(points: &mut [ControlPoint], half_width_m: f64) {
         point.z_m = sum_z / sum_w;
         point.banking_deg = sum_bank / sum_w;
     }
+}
+
+/// The barriers of one side: its barrier at the outer edge, and a wall border at the road's.
+fn barriers(side: &SideSample) -> Vec<BarrierSpec> {
+    let mut out = Vec::new();
+    let b = &side.barrier;
+    let kind = match b.style {
+        BarrierStyle::None => None,
+        BarrierStyle::Wall => Some(BarrierKind::Wall),
+        BarrierStyle::Fence => Some(BarrierKind::Fence),
+    };
+    if let Some(kind) = kind
+        && b.height_m >= MIN_WALL_HEIGHT_M
+    {
+        out.push(BarrierSpec {
+            kind,
+            thickness_m: b.width_m.min(MAX_WALL_SIZE_M),
+            ..BarrierSpec::wall(b.height_m.min(MAX_WALL_SIZE_M))
+        });
+    }
+    if side.border_style == BorderStyle::Wall
+        && side.border_width_m > 0.0
+        && side.border_height_m >= MIN_WALL_HEIGHT_M
+    {
+        out.push(BarrierSpec {
+            placement: BarrierPlacement::RoadEdge,
+            thickness_m: side.border_width_m.min(MAX_WALL_SIZE_M),
+            ..BarrierSpec::wall(side.border_height_m.min(MAX_WALL_SIZE_M))
+        });
+    }
+    out
 }

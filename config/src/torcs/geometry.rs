@@ -17,6 +17,11 @@
 //! surfaces, styles), as in TORCS. Borders lie next to the road, sides beyond them; a side's
 //! width changes linearly from `start width` to `end width`; sides and borders are level, or
 //! follow the road's banking when the main track's side has `banking type` other than `level`.
+//! Barriers (`Left Barrier`, `Right Barrier`) carry over the same way; TORCS gives every
+//! track one on each side (a 0.6 m `fence` of surface `barrier` unless the file says
+//! otherwise) and places it at the outer edge of the outermost side (`AddSides` in
+//! `track4.cpp`); a `wall` has a width (0.5 m unless given) beyond that edge, a `fence` none.
+//! Speed Dreams's style `no barrier` leaves a side open.
 
 use std::f64::consts::TAU;
 
@@ -37,6 +42,35 @@ pub enum BorderStyle {
     Wall,
 }
 
+/// What stands at the outer edge of a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierStyle {
+    /// Nothing (Speed Dreams's `no barrier`).
+    None,
+    /// A wall with a width.
+    Wall,
+    /// A fence, without width.
+    Fence,
+}
+
+/// The barrier at the outer edge of a side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarrierSample {
+    /// Its style.
+    pub style: BarrierStyle,
+    /// Its width beyond the side's edge (m); zero for a fence.
+    pub width_m: f64,
+    /// Its height (m).
+    pub height_m: f64,
+    /// Its surface's name.
+    pub surface: String,
+}
+
+/// TORCS's barrier height when a file gives none (m).
+pub const DEFAULT_BARRIER_HEIGHT_M: f64 = 0.6;
+/// TORCS's wall width when a file gives none (m).
+pub const DEFAULT_WALL_WIDTH_M: f64 = 0.5;
+
 /// A border and a side at one sample.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SideSample {
@@ -54,6 +88,8 @@ pub struct SideSample {
     pub side_surface: String,
     /// Whether border and side follow the road's banking (else they are level).
     pub tangent_banking: bool,
+    /// The barrier beyond the side.
+    pub barrier: BarrierSample,
 }
 
 /// One cross-section of the main track.
@@ -105,10 +141,43 @@ struct SideState {
     border_style: BorderStyle,
     border_surface: String,
     tangent: bool,
+    barrier: BarrierSample,
 }
 
 const SIDE_NAMES: [&str; 2] = ["Right Side", "Left Side"];
 const BORDER_NAMES: [&str; 2] = ["Right Border", "Left Border"];
+const BARRIER_NAMES: [&str; 2] = ["Right Barrier", "Left Barrier"];
+
+/// The barrier after a `Barrier` section: values it gives replace `previous`'s, a `wall`
+/// keeps its width (or takes `wall_width_m` when the previous was a fence), a fence has none.
+fn barrier_of(
+    section: &Section,
+    previous: &BarrierSample,
+    wall_width_m: f64,
+) -> Result<BarrierSample, TorcsError> {
+    let style = match section.text("style")? {
+        Some("fence") => BarrierStyle::Fence,
+        Some("no barrier") => BarrierStyle::None,
+        Some(_) => BarrierStyle::Wall,
+        None => previous.style,
+    };
+    let width_m = match style {
+        BarrierStyle::Wall => num(section, "width", wall_width_m)?,
+        BarrierStyle::Fence | BarrierStyle::None => 0.0,
+    };
+    let height_m = num(section, "height", previous.height_m)?;
+    if !((0.0..=1000.0).contains(&width_m) && (0.0..=1000.0).contains(&height_m)) {
+        return Err(section.error(format!(
+            "a barrier's width and height must be between 0 and 1000 m (are {width_m} m and {height_m} m)"
+        )));
+    }
+    Ok(BarrierSample {
+        style,
+        width_m,
+        height_m,
+        surface: text(section, "surface", &previous.surface)?,
+    })
+}
 
 fn style_of(s: &str) -> BorderStyle {
     match s {
@@ -199,6 +268,12 @@ pub fn main_track(params: &Params) -> Result<MainTrack, TorcsError> {
     let global_step = num(main, "profil steps length", 0.0)?;
     let mut road_surface = text(main, "surface", "asphalt")?;
     let mut sides: Vec<SideState> = Vec::with_capacity(2);
+    let default_barrier = BarrierSample {
+        style: BarrierStyle::Fence,
+        width_m: 0.0,
+        height_m: DEFAULT_BARRIER_HEIGHT_M,
+        surface: "barrier".to_owned(),
+    };
     for side in 0..2 {
         let empty = Section {
             name: String::new(),
@@ -219,11 +294,17 @@ pub fn main_track(params: &Params) -> Result<MainTrack, TorcsError> {
                 border_style: BorderStyle::Plan,
                 border_surface: "grass".to_owned(),
                 tangent: text(main, &format!("{p} type"), "level")? != "level",
+                barrier: default_barrier.clone(),
             });
             continue;
         }
         let s = main.section(SIDE_NAMES[side]).unwrap_or(&empty);
         let b = main.section(BORDER_NAMES[side]).unwrap_or(&empty);
+        let barrier = barrier_of(
+            main.section(BARRIER_NAMES[side]).unwrap_or(&empty),
+            &default_barrier,
+            DEFAULT_WALL_WIDTH_M,
+        )?;
         let side_width = num(s, "width", 0.0)?;
         sides.push(SideState {
             side_start_m: side_width,
@@ -234,6 +315,7 @@ pub fn main_track(params: &Params) -> Result<MainTrack, TorcsError> {
             border_style: style_of(&text(b, "style", "plan")?),
             border_surface: text(b, "surface", "grass")?,
             tangent: text(s, "banking type", "level")? != "level",
+            barrier,
         });
     }
 
@@ -359,6 +441,10 @@ pub fn main_track(params: &Params) -> Result<MainTrack, TorcsError> {
                     state.border_style = style_of(style);
                 }
             }
+            if !v3 && let Some(b) = seg.section(BARRIER_NAMES[side]) {
+                let width = state.barrier.width_m;
+                state.barrier = barrier_of(b, &state.barrier, width)?;
+            }
             for w in [state.side_start_m, state.side_end_m, state.border_width_m] {
                 if !(0.0..=1000.0).contains(&w) {
                     return Err(seg.error(format!(
@@ -432,6 +518,7 @@ pub fn main_track(params: &Params) -> Result<MainTrack, TorcsError> {
                         side_width_m: sw + kew * f,
                         side_surface: state.side_surface.clone(),
                         tangent_banking: state.tangent,
+                        barrier: state.barrier.clone(),
                     }
                 };
                 if step_length > 0.0 {

@@ -199,3 +199,115 @@ fn surfaces_map_by_friction_and_rolling_resistance() {
         Surface::Asphalt
     );
 }
+
+const BARRIERS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<params name="barriers" type="param" mode="mw">
+  <section name="Main Track">
+    <attnum name="width" unit="m" val="10"/>
+    <section name="Left Side"><attnum name="width" unit="m" val="4"/></section>
+    <section name="Left Barrier">
+      <attstr name="style" val="wall"/><attnum name="height" unit="m" val="1.0"/>
+    </section>
+    <section name="Right Border">
+      <attnum name="width" unit="m" val="0.5"/><attnum name="height" unit="m" val="0.3"/>
+      <attstr name="style" val="wall"/>
+    </section>
+    <section name="Track Segments">
+      <section name="a"><attstr name="type" val="str"/><attnum name="lg" unit="m" val="100"/></section>
+      <section name="t1"><attstr name="type" val="lft"/><attnum name="arc" unit="deg" val="180"/>
+        <attnum name="radius" unit="m" val="30"/></section>
+      <section name="b"><attstr name="type" val="str"/><attnum name="lg" unit="m" val="100"/>
+        <section name="Left Barrier"><attstr name="style" val="fence"/></section>
+        <section name="Right Barrier"><attstr name="style" val="no barrier"/></section>
+      </section>
+      <section name="t2"><attstr name="type" val="lft"/><attnum name="arc" unit="deg" val="180"/>
+        <attnum name="radius" unit="m" val="30"/>
+        <section name="Left Barrier"><attstr name="style" val="wall"/><attnum name="height" unit="m" val="2"/></section>
+      </section>
+    </section>
+  </section>
+</params>
+"#;
+
+/// Barriers carry over from segment to segment as TORCS's `AddSides` carries them: the main
+/// track's wall takes TORCS's 0.5 m width, a fence has none, a wall after a fence keeps the
+/// fence's zero width unless given one; the right side's default fence gives way to `no
+/// barrier`; a wall border becomes a wall at the road's edge.
+#[test]
+fn barriers_follow_torcs_and_become_walls_beside_the_road() {
+    use gripline_physics::track::{BarrierKind, BarrierPlacement, Side};
+
+    use super::geometry::{BarrierStyle, DEFAULT_BARRIER_HEIGHT_M, main_track};
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("b.xml");
+    std::fs::write(&path, BARRIERS).expect("write");
+    let params = read_params(&path).expect("parses");
+    let main = main_track(&params).expect("builds");
+    let at = |d: f64| {
+        main.samples
+            .iter()
+            .find(|s| (s.distance_m - d).abs() < 1.0)
+            .expect("sample")
+    };
+    let half_turn = std::f64::consts::PI * 30.0;
+    let (a, b, c) = (at(50.0), at(150.0 + half_turn), at(200.0 + 1.5 * half_turn));
+    // Left (index 1).
+    assert_eq!(a.sides[1].barrier.style, BarrierStyle::Wall);
+    assert!((a.sides[1].barrier.width_m - 0.5).abs() < 1e-12);
+    assert!((a.sides[1].barrier.height_m - 1.0).abs() < 1e-12);
+    assert_eq!(b.sides[1].barrier.style, BarrierStyle::Fence);
+    assert!(b.sides[1].barrier.width_m == 0.0 && (b.sides[1].barrier.height_m - 1.0).abs() < 1e-12);
+    assert_eq!(c.sides[1].barrier.style, BarrierStyle::Wall);
+    assert!(c.sides[1].barrier.width_m == 0.0 && (c.sides[1].barrier.height_m - 2.0).abs() < 1e-12);
+    // Right (index 0): TORCS's default fence, then none.
+    assert_eq!(a.sides[0].barrier.style, BarrierStyle::Fence);
+    assert!((a.sides[0].barrier.height_m - DEFAULT_BARRIER_HEIGHT_M).abs() < 1e-12);
+    assert_eq!(a.sides[0].barrier.surface, "barrier");
+    assert_eq!(b.sides[0].barrier.style, BarrierStyle::None);
+
+    let imported = import_track(&path).expect("imports");
+    let mesh = imported.layout.build_mesh().expect("builds");
+    let left: Vec<_> = mesh
+        .barriers
+        .iter()
+        .filter(|b| b.side == Side::Left)
+        .collect();
+    let kinds: Vec<_> = left.iter().map(|b| b.spec.kind).collect();
+    assert_eq!(
+        kinds,
+        [BarrierKind::Wall, BarrierKind::Fence, BarrierKind::Wall],
+        "{left:?}"
+    );
+    // Along the first straight the left barrier stands at the side's outer edge: the centre
+    // line at y = 5, 5 m of road, 4 m of side. The spline through the 1 m rows rounds the
+    // joins with the arcs by millimetres over their first metres, so the ends are left out.
+    let on_a: Vec<_> = left[0]
+        .points
+        .iter()
+        .filter(|p| p.x > 3.0 && p.x < 97.0 && p.y < 30.0)
+        .collect();
+    assert!(on_a.len() > 40);
+    for p in on_a {
+        assert!((p.y - 14.0).abs() < 1e-6, "{p}");
+    }
+    let right: Vec<_> = mesh
+        .barriers
+        .iter()
+        .filter(|b| b.side == Side::Right)
+        .collect();
+    let outer = right
+        .iter()
+        .filter(|b| b.spec.placement == BarrierPlacement::OuterEdge)
+        .count();
+    let border = right
+        .iter()
+        .find(|b| b.spec.placement == BarrierPlacement::RoadEdge)
+        .expect("a wall border");
+    // TORCS's default fence on a and t1; `no barrier` from b on.
+    assert_eq!(outer, 1, "{right:?}");
+    assert!(border.closed);
+    assert!((border.spec.height_m - 0.3).abs() < 1e-12);
+    assert!((border.spec.thickness_m - 0.5).abs() < 1e-12);
+    assert!(mesh.walls.segments().len() > 200);
+}
