@@ -44,13 +44,14 @@ impl App {
         let (settings, tier) =
             render_settings(&gpu, self.options.quality, self.options.msaa_samples);
         self.flow.set_automatic_quality(automatic_quality(&gpu));
-        let scene = SceneRenderer::new(
+        let mut scene = SceneRenderer::new(
             &gpu,
             surface.scene_format(),
             &settings,
             &self.track_mesh,
             &self.visual,
         );
+        scene.set_track_scene(self.track_scene.as_deref());
         let egui = EguiLayer::new(&window, &gpu.device, surface.ui_format());
         let mut camera = Camera::new(self.options.camera);
         camera.fov_deg = self.options.fov_deg;
@@ -146,6 +147,37 @@ impl App {
             &self.track_mesh,
             &self.visual,
         );
+        // The replay viewer draws the replay's track: the live track's scenery stays out.
+        if self.track_mesh_live.is_none() {
+            r.scene.set_track_scene(self.track_scene.as_deref());
+        }
+    }
+}
+
+/// The textured scenery of the session's track when it is an imported TORCS track with a
+/// scene file; its warnings (missing textures) and errors are printed, and a scene that
+/// cannot be read leaves the generated ground in its place.
+pub(super) fn track_scene_of(session: &Session) -> Option<Arc<gripline_config::torcs::TrackScene>> {
+    match gripline_config::torcs::scene_for_track(session.world().track()?)? {
+        Ok(scene) => {
+            eprintln!(
+                "gripline: scenery {}: {} triangles in {} batches, {} textures",
+                scene.source.display(),
+                scene.triangle_count(),
+                scene.batches.len(),
+                scene.textures.len()
+            );
+            for warning in &scene.warnings {
+                eprintln!("gripline: scenery: {warning}");
+            }
+            Some(Arc::new(scene))
+        }
+        Err(error) => {
+            eprintln!(
+                "gripline: the track's scenery cannot be drawn ({error}); the generated ground is drawn instead"
+            );
+            None
+        }
     }
 }
 

@@ -124,6 +124,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         .track()
         .map(|t| t.mesh.clone())
         .context("the simulator window needs a track (not the endless flat plane)")?;
+    let track_scene = graphics::track_scene_of(&session);
     let visual = VehicleVisual::from_params(session.vehicle().params());
     let limiter_rpm = session.vehicle().params().powertrain.engine.limiter_rpm;
     let redline_rpm = session.vehicle().params().powertrain.engine.redline_rpm;
@@ -208,6 +209,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
     let mut app = App {
         options,
         track_mesh,
+        track_scene,
         visual,
         dash: DashFacts {
             redline_rpm,
@@ -312,6 +314,9 @@ struct App {
     replay_differs: Option<(std::path::PathBuf, Vec<String>)>,
     /// The live track and car while the viewer shows the replay's.
     track_mesh_live: Option<(gripline_physics::track::TrackMesh, VehicleVisual)>,
+    /// The live track's textured scenery (imported TORCS tracks), drawn in place of the
+    /// generated ground (not in the replay viewer).
+    track_scene: Option<Arc<gripline_config::torcs::TrackScene>>,
 }
 
 /// Everything that exists once the window does.
@@ -458,6 +463,7 @@ impl App {
                 };
                 self.aids_of_car = params.aids.clone();
                 self.track_mesh = track;
+                self.track_scene = graphics::track_scene_of(&session);
                 let name = format!("{} on {}", params.name, session.world().name());
                 let mut session = session;
                 if let Some(names) = self.loading.take() {
