@@ -182,3 +182,86 @@ fn every_installed_track_has_barriers_beside_its_road() {
         }
     }
 }
+
+/// Forza's lap starts where TORCS's does (the start of its first segment, heading along it),
+/// and its pit lane (the 15 m right side of the segments from "pit start" to "pit end",
+/// surface `b-pits`) is ground a car drives on, with no barrier between it and the road.
+#[test]
+fn forza_times_from_its_own_start_line_and_its_pit_lane_is_drivable() {
+    use gripline_physics::ground::Surface;
+
+    let Some(tracks) = installed() else { return };
+    let forza = tracks.iter().find(|t| t.name == "forza").expect("forza");
+    let main = gripline_config::torcs::geometry::main_track(&read_params(&forza.xml).expect("xml"))
+        .expect("main track");
+    let loaded = load_torcs_track(&forza.xml).expect("loads");
+    let mesh = &loaded.mesh;
+
+    // The start line: station 0 of the lap timer's centre line.
+    let start = &mesh.centre_line.samples()[0];
+    let torcs_start = &main.samples[0];
+    let gap =
+        (start.position.truncate() - glam::DVec2::new(torcs_start.x_m, torcs_start.y_m)).length();
+    assert!(gap < 0.05, "the start line is {gap:.3} m from TORCS's");
+    // Heading a few metres in: at station 0 itself the tangent blends the loop's last piece
+    // (forza's last segment is an arc) with the first straight.
+    let tangent = mesh.centre_line.sample_at(5.0).expect("5 m in").tangent;
+    let heading = tangent.y.atan2(tangent.x);
+    let turn = (heading - torcs_start.heading_rad + std::f64::consts::PI)
+        .rem_euclid(std::f64::consts::TAU)
+        - std::f64::consts::PI;
+    assert!(
+        turn.abs() < 0.002,
+        "the start heads {turn:.4} rad off TORCS's"
+    );
+
+    // The pit lane: halfway along "pit start", in the middle of the right side.
+    let pit: Vec<_> = main
+        .samples
+        .iter()
+        .filter(|s| s.segment == "pit start")
+        .collect();
+    assert!(pit.len() > 10, "forza has a 130 m 'pit start' segment");
+    let s = pit[pit.len() / 2];
+    let side = &s.sides[0];
+    assert_eq!(side.side_surface, "b-pits");
+    let forward = glam::DVec2::new(s.heading_rad.cos(), s.heading_rad.sin());
+    let right = glam::DVec2::new(forward.y, -forward.x);
+    let centre = glam::DVec2::new(s.x_m, s.y_m);
+    let lateral = 0.5 * main.width_m + side.border_width_m + 0.5 * side.side_width_m;
+    let p = centre + right * lateral;
+    let z_road = 0.5 * (s.z_left_m + s.z_right_m);
+    let hit = mesh
+        .ground
+        .height_below(p.x, p.y, z_road + 20.0)
+        .expect("ground under the pit lane");
+    println!(
+        "pit lane at ({:.1}, {:.1}): {:?}, {:.2} m from the road's height",
+        p.x,
+        p.y,
+        hit.surface,
+        hit.point.z - z_road
+    );
+    assert!(
+        matches!(hit.surface, Surface::Asphalt | Surface::Concrete),
+        "the pit lane is {:?}",
+        hit.surface
+    );
+    assert!((hit.point.z - z_road).abs() < 1.0);
+    assert!(
+        hit.normal.z > 0.98,
+        "the pit lane is level: normal {}",
+        hit.normal
+    );
+    // No barrier stands between the road and the pit lane there.
+    for b in &mesh.barriers {
+        for q in &b.points {
+            let d = q.truncate() - centre;
+            let (along, across) = (d.dot(forward), d.dot(right));
+            assert!(
+                along.abs() > 10.0 || across < 0.0 || across > lateral + 0.5,
+                "a barrier at {q} stands between the road and the pit lane"
+            );
+        }
+    }
+}

@@ -182,7 +182,7 @@ impl Camera {
             orbit_pitch_deg: 14.0,
             orbit_distance_m: 7.0,
             chase_distance_m: 6.5,
-            chase_height_m: 1.6,
+            chase_height_m: 1.25,
             chase_stiffness_per_s: 6.0,
             chase_heading_rad: None,
         }
@@ -241,7 +241,7 @@ impl Camera {
                     .unwrap_or_else(|| heading_of(body));
                 let forward = DVec3::new(heading.cos(), heading.sin(), 0.0);
                 let distance = finite_or(self.chase_distance_m, 6.5).clamp(1.0, 100.0);
-                let height = finite_or(self.chase_height_m, 1.6).clamp(-1.0, 50.0);
+                let height = finite_or(self.chase_height_m, 1.25).clamp(-1.0, 50.0);
                 let eye = pose.position - forward * distance + DVec3::Z * height;
                 let target = Self::chase_target(pose, visual, heading);
                 (eye, look_rotation(target - eye, DVec3::Z), 0.1)

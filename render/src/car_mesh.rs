@@ -38,9 +38,20 @@ impl Profile {
         let (xr, xf) = (v.axle_x_m(1) as f32, v.axle_x_m(0) as f32);
         let len = xn - xt;
         let fo = xn - xf;
+        // Behind the rear wheels the underside rises to the bumper's lower edge, about the
+        // wheel centre's height or a little above, as on a road car, so the rear tyres show below the body
+        // from the chase camera.
+        let rr = v.wheel_radius_m[1] as f32;
+        let quarter = (xr - 1.2 * rr).max(xt + 0.04 * len + 0.01);
         let sections = vec![
-            [xt, zb + 0.12, belt - 0.03, hw * 0.9],
-            [xt + 0.04 * len, zb + 0.03, belt + 0.02, hw * 0.97],
+            [xt, (g + 1.3 * rr).max(zb + 0.12), belt - 0.03, hw * 0.9],
+            [
+                xt + 0.04 * len,
+                (g + 1.2 * rr).max(zb + 0.03),
+                belt + 0.02,
+                hw * 0.97,
+            ],
+            [quarter, (g + rr).max(zb), belt + 0.015, hw],
             [xr, zb, belt + 0.01, hw],
             [0.5 * (xr + xf), zb, belt, hw],
             [xf, zb, belt - 0.05, hw],
@@ -231,12 +242,16 @@ pub fn body_mesh(v: &VehicleVisual) -> MeshBuilder {
             [1.0, 0.95, 0.8],
             material::EMISSIVE,
         );
-        let tail = p.at(xt + 0.02);
+    }
+    // Black housings around the tail lamps (see [`tail_lamps_mesh`]), so that the lamps
+    // read against the paint whether lit or not.
+    let tail = p.at(xt + 0.02);
+    for side in [-1.0f32, 1.0] {
         m.cuboid(
-            Vec3::new(xt - 0.012, side * 0.55 * hw, tail[1] - 0.12),
-            Vec3::new(xt + 0.05, side * 0.85 * hw, tail[1] - 0.04),
-            [0.7, 0.02, 0.01],
-            material::EMISSIVE,
+            Vec3::new(xt - 0.006, side * 0.53 * hw, tail[1] - 0.135),
+            Vec3::new(xt + 0.04, side * 0.87 * hw, tail[1] - 0.025),
+            TRIM,
+            material::GLOSSY,
         );
     }
     let low = p.at(xn - 0.02);
@@ -253,6 +268,33 @@ pub fn body_mesh(v: &VehicleVisual) -> MeshBuilder {
         TRIM,
         material::MATTE,
     );
+    m
+}
+
+/// Colour of the tail lamps: the running lights, and brighter when the brakes are on (linear
+/// RGB, unlit).
+const TAIL_LAMP: [f32; 3] = [0.06, 0.004, 0.002];
+const BRAKE_LAMP: [f32; 3] = [1.0, 0.012, 0.006];
+
+/// The two tail lamps in the body frame, lit as brake lamps when `braking`. Separate from
+/// [`body_mesh`] so the renderer can switch them per frame without rebuilding the body.
+#[allow(clippy::cast_possible_truncation)]
+pub fn tail_lamps_mesh(v: &VehicleVisual, braking: bool) -> MeshBuilder {
+    let mut m = MeshBuilder::new();
+    let p = Profile::new(v);
+    let hw = 0.5 * v.width_m as f32;
+    let xt = v.tail_x_m() as f32;
+    let tail = p.at(xt + 0.02);
+    let colour = if braking { BRAKE_LAMP } else { TAIL_LAMP };
+    for side in [-1.0f32, 1.0] {
+        let (ya, yb) = (side * 0.55 * hw, side * 0.85 * hw);
+        m.cuboid(
+            Vec3::new(xt - 0.012, ya.min(yb), tail[1] - 0.12),
+            Vec3::new(xt + 0.05, ya.max(yb), tail[1] - 0.04),
+            colour,
+            material::EMISSIVE,
+        );
+    }
     m
 }
 

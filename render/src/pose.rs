@@ -38,7 +38,13 @@ pub struct VehiclePose {
     pub wheels: [WheelPose; 4],
     /// Steering-wheel angle (rad, positive left), for the cockpit view.
     pub steering_wheel_rad: f64,
+    /// Whether the brake lamps are lit (the brake pedal is pressed).
+    pub brake_lamps_lit: bool,
 }
+
+/// Brake pedal travel (0..1) past which the brake-lamp switch closes: a real switch closes
+/// within the pedal's first few per cent, before the pads bite.
+pub const BRAKE_LAMP_PEDAL: f64 = 0.02;
 
 impl VehiclePose {
     /// The pose of a snapshot, with the wheels' spin angles from `spin` (see
@@ -75,6 +81,7 @@ impl VehiclePose {
             orientation,
             wheels,
             steering_wheel_rad: finite(snapshot.steering_wheel_rad),
+            brake_lamps_lit: snapshot.controls.brake > BRAKE_LAMP_PEDAL,
         }
     }
 
@@ -97,6 +104,7 @@ impl VehiclePose {
             orientation,
             wheels,
             steering_wheel_rad: 0.0,
+            brake_lamps_lit: false,
         }
     }
 
@@ -136,7 +144,8 @@ impl VehiclePose {
 
     /// The pose a fraction `t` (clamped to 0..=1) of the way from `a` to `b`: positions and
     /// angles linearly, the body's orientation by slerp, spin angles along the shorter way
-    /// round. For drawing between two physics snapshots.
+    /// round, the brake lamps as the nearer of the two. For drawing between two physics
+    /// snapshots.
     pub fn interpolate(a: &Self, b: &Self, t: f64) -> Self {
         let t = if t.is_finite() {
             t.clamp(0.0, 1.0)
@@ -159,6 +168,11 @@ impl VehiclePose {
             orientation: a.orientation.slerp(b.orientation, t).normalize(),
             wheels,
             steering_wheel_rad: lerp(a.steering_wheel_rad, b.steering_wheel_rad),
+            brake_lamps_lit: if t < 0.5 {
+                a.brake_lamps_lit
+            } else {
+                b.brake_lamps_lit
+            },
         }
     }
 
@@ -363,5 +377,28 @@ mod tests {
         for i in 0..4 {
             assert!(pose.world_from_wheel(i).is_finite());
         }
+    }
+
+    #[test]
+    fn brake_lamps_follow_the_pedal_past_the_switch_point() {
+        let pose_at = |brake: f64| {
+            let mut snap = Snapshot::default();
+            snap.controls.brake = brake;
+            VehiclePose::from_snapshot(&snap, &SpinAngles::default()).brake_lamps_lit
+        };
+        assert!(!pose_at(0.0));
+        assert!(!pose_at(BRAKE_LAMP_PEDAL * 0.5));
+        assert!(!pose_at(f64::NAN));
+        assert!(pose_at(BRAKE_LAMP_PEDAL * 2.0));
+        assert!(pose_at(1.0));
+        // Between two poses the nearer one decides.
+        let (mut a, mut b) = (
+            VehiclePose::at_rest(&visual(), DVec3::ZERO, 0.0),
+            VehiclePose::at_rest(&visual(), DVec3::ZERO, 0.0),
+        );
+        a.brake_lamps_lit = false;
+        b.brake_lamps_lit = true;
+        assert!(!VehiclePose::interpolate(&a, &b, 0.3).brake_lamps_lit);
+        assert!(VehiclePose::interpolate(&a, &b, 0.7).brake_lamps_lit);
     }
 }

@@ -173,6 +173,8 @@ pub struct SceneRenderer {
     visible_ground: Vec<(u32, u32)>,
     props: Option<GpuMesh>,
     body: Option<GpuMesh>,
+    /// The tail lamps: running lights, and lit as brake lamps.
+    tail_lamps: [Option<GpuMesh>; 2],
     wheels: [Option<GpuMesh>; 2],
     cockpit: Option<GpuMesh>,
     steering: Option<GpuMesh>,
@@ -414,6 +416,13 @@ impl SceneRenderer {
             ground_tiles,
             props: GpuMesh::new(device, "track objects", &props_mesh),
             body: GpuMesh::new(device, "car body", &car_mesh::body_mesh(visual)),
+            tail_lamps: [false, true].map(|braking| {
+                GpuMesh::new(
+                    device,
+                    "tail lamps",
+                    &car_mesh::tail_lamps_mesh(visual, braking),
+                )
+            }),
             wheels,
             cockpit: GpuMesh::new(device, "cockpit", &car_mesh::cockpit_mesh(visual)),
             steering: GpuMesh::new(device, "steering wheel", &car_mesh::steering_wheel_mesh()),
@@ -673,6 +682,10 @@ impl SceneRenderer {
         }
         pass.set_pipeline(&self.solid_pipeline);
         self.draw_casters(&mut pass, &offset);
+        if let Some(lamps) = &self.tail_lamps[usize::from(frame.pose.brake_lamps_lit)] {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
+            lamps.draw(&mut pass);
+        }
         if frame.show_cockpit {
             if let Some(cockpit) = &self.cockpit {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);

@@ -188,5 +188,6 @@ pub fn ghost_pose(sample: &LapSample) -> gripline_render::pose::VehiclePose {
             }
         }),
         steering_wheel_rad: sample.steering_wheel_rad,
+        brake_lamps_lit: sample.brake > gripline_render::pose::BRAKE_LAMP_PEDAL,
     }
 }

@@ -329,6 +329,7 @@ fn lerp_pose(a: &VehiclePose, b: &VehiclePose, t: f64) -> VehiclePose {
         }),
         steering_wheel_rad: a.steering_wheel_rad
             + (b.steering_wheel_rad - a.steering_wheel_rad) * t,
+        brake_lamps_lit: near.brake_lamps_lit,
     }
 }
 

@@ -20,6 +20,23 @@ pub fn asset_names(kind: &str) -> Vec<String> {
     names_in(&dir.join(kind))
 }
 
+/// Every track the session can load: the shipped ones, then the installed TORCS / Speed
+/// Dreams tracks as `torcs:NAME` (by category, then name).
+pub fn track_names() -> Vec<String> {
+    let mut names = asset_names("tracks");
+    names.extend(torcs_names(
+        &gripline_config::torcs::discover::installed_tracks(),
+    ));
+    names
+}
+
+fn torcs_names(tracks: &[gripline_config::torcs::discover::InstalledTrack]) -> Vec<String> {
+    tracks
+        .iter()
+        .map(|t| format!("{}{}", gripline_config::torcs::TRACK_PREFIX, t.name))
+        .collect()
+}
+
 fn names_in(dir: &Path) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -221,5 +238,27 @@ mod tests {
         let tracks = asset_names("tracks");
         assert!(tracks.iter().any(|t| t == "circuit"), "{tracks:?}");
         assert!(names_in(Path::new("/no/such/dir")).is_empty());
+    }
+
+    /// Installed TORCS tracks are offered by the name `--track` takes, and each one the list
+    /// offers resolves to its track file.
+    #[test]
+    fn installed_torcs_tracks_are_listed_by_the_name_the_loader_takes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for (category, name) in [("road", "ring"), ("oval", "bowl")] {
+            let track = dir.path().join("tracks").join(category).join(name);
+            std::fs::create_dir_all(&track).expect("dir");
+            std::fs::write(track.join(format!("{name}.xml")), "<params/>").expect("xml");
+        }
+        // A folder without its track file is not a track.
+        std::fs::create_dir_all(dir.path().join("tracks/road/empty")).expect("dir");
+        let found = gripline_config::torcs::discover::tracks_in(&[dir.path().to_owned()]);
+        assert_eq!(torcs_names(&found), ["torcs:bowl", "torcs:ring"]);
+        let names = track_names();
+        assert!(names.iter().any(|t| t == "circuit"), "{names:?}");
+        for name in names.iter().filter(|n| n.starts_with("torcs:")) {
+            let path = gripline_config::assets::resolve_track(name).expect("resolves");
+            assert!(path.is_file(), "{name}: {}", path.display());
+        }
     }
 }

@@ -105,7 +105,7 @@ impl SettingsFlow {
             screen: None,
             live,
             vehicles: session_tabs::asset_names("vehicles"),
-            tracks: session_tabs::asset_names("tracks"),
+            tracks: session_tabs::track_names(),
             automatic_quality: None,
             audio_devices: Vec::new(),
             audio_status: String::new(),
