@@ -68,4 +68,17 @@ pub enum TorcsError {
         /// What is wrong.
         message: String,
     },
+    /// The scene model does not lie on the track file's road (made from another version of
+    /// the track, or in another frame).
+    #[error(
+        "{path}: the scene does not lie on the track's road: its surface is {offset_m:.1} m from the road at the median of {points} points along the centre line"
+    )]
+    SceneMisplaced {
+        /// The scene file.
+        path: PathBuf,
+        /// Median distance (m), infinite where the scene has nothing above or below the road.
+        offset_m: f64,
+        /// Points checked.
+        points: usize,
+    },
 }

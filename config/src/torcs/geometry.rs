@@ -25,6 +25,7 @@
 
 use std::f64::consts::TAU;
 
+use super::bounds::{Step, StepSide, TorcsBounds};
 use super::error::TorcsError;
 use super::params::{Params, Section};
 
@@ -128,6 +129,9 @@ pub struct MainTrack {
     pub closure_gap_m: f64,
     /// Heading difference between the end and the start (rad, within ±pi).
     pub closure_heading_rad: f64,
+    /// The lower corner of TORCS's bounding box of the track (m), which TORCS moves the track
+    /// and its scene by (see [`super::bounds`]).
+    pub torcs_lower_corner_m: [f64; 3],
 }
 
 /// Sticky values of one side (TORCS carries them from segment to segment).
@@ -325,6 +329,7 @@ pub fn main_track(params: &Params) -> Result<MainTrack, TorcsError> {
     let mut grade: Option<f64> = None;
     let mut distance = 0.0;
     let mut samples = Vec::new();
+    let mut bounds = TorcsBounds::new();
     for seg in &list.sections {
         let Some(kind) = seg.text("type")? else {
             continue; // TORCS skips an entry without a type.
@@ -359,6 +364,8 @@ pub fn main_track(params: &Params) -> Result<MainTrack, TorcsError> {
         // Heights and banking.
         let mut zsl = zel;
         let mut zsr = zer;
+        bounds.add_z(zsl);
+        bounds.add_z(zsr);
         zsl = num(seg, "z start left", zsl)?;
         zsr = num(seg, "z start right", zsr)?;
         zel = num(seg, "z end left", zel)?;
@@ -387,6 +394,8 @@ pub fn main_track(params: &Params) -> Result<MainTrack, TorcsError> {
         zsr = zs - bank_start.tan() * width / 2.0;
         zel = ze + bank_end.tan() * width / 2.0;
         zer = ze - bank_end.tan() * width / 2.0;
+        bounds.add_z(zsl);
+        bounds.add_z(zsr);
 
         // Profile.
         let mut stgtl = etgtl;
@@ -484,6 +493,28 @@ pub fn main_track(params: &Params) -> Result<MainTrack, TorcsError> {
             if turn != 0.0 && dradius != 0.0 {
                 step_arc = step_length / radius;
             }
+            bounds.add_step(
+                &Step {
+                    centre: [x, y],
+                    heading_rad: heading,
+                    turn,
+                    radius_m: radius,
+                    arc_rad: step_arc,
+                    length_m: step_length,
+                    width_m: width,
+                    end_z_m: [cur_zr, cur_zl],
+                },
+                &[0, 1].map(|side| {
+                    let state = &sides[side];
+                    let kew = (state.side_end_m - state.side_start_m) / n;
+                    let sw = state.side_start_m + k as f64 * kew;
+                    StepSide {
+                        border_m: state.border_width_m,
+                        side_m: [sw, sw + kew],
+                        tangent: state.tangent,
+                    }
+                }),
+            );
             let pieces = (step_length / SAMPLE_SPACING_M).ceil().max(1.0);
             #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
             let pieces_n = pieces as usize;
@@ -568,5 +599,6 @@ pub fn main_track(params: &Params) -> Result<MainTrack, TorcsError> {
         length_m: distance,
         closure_gap_m,
         closure_heading_rad,
+        torcs_lower_corner_m: bounds.lower(),
     })
 }

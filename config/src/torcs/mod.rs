@@ -16,11 +16,13 @@
 //! - [`error`]: [`TorcsError`], naming the file and what is wrong for every failure.
 
 pub mod ac3d;
+mod bounds;
 pub mod convert;
 pub mod discover;
 pub mod error;
 pub mod geometry;
 pub mod params;
+pub mod scene_alignment;
 pub mod scene_file;
 pub mod sgi;
 pub mod surfaces;

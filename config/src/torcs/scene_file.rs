@@ -136,11 +136,11 @@ pub fn scene_path_for_track(xml: &Path) -> Option<PathBuf> {
 /// a scene file, placed in the track's frame: `None` for Gripline's own tracks and for TORCS
 /// tracks without one.
 ///
-/// TORCS moves a track so that the lower corner of its bounding box (road, borders and sides)
-/// is at the origin before its scene is made; the importer keeps the XML's own frame. So the
-/// scene is moved by the lower corner of the imported ground (on forza, e-track-1, aalborg
-/// and a-speedway every sampled centre-line point then lies within 0.1 m of the scene's
-/// surface; `tests/torcs_scenes.rs`).
+/// TORCS moves a track by the lower corner of its own bounding box before its scene is made
+/// (see the `bounds` module for how TORCS grows that box); the importer keeps the XML's own
+/// frame. So the scene is moved back by that corner, computed from the track file again.
+/// A scene that does not lie on the imported road (see [`super::scene_alignment`]) is an
+/// error, so that the caller draws the generated ground instead.
 pub fn scene_for_track(track: &LoadedTrack) -> Option<Result<TrackScene, TorcsError>> {
     if !track
         .source
@@ -150,15 +150,29 @@ pub fn scene_for_track(track: &LoadedTrack) -> Option<Result<TrackScene, TorcsEr
         return None;
     }
     let path = scene_path_for_track(&track.source)?;
-    let (lower, _) = track.mesh.ground.bounds();
-    Some(load_scene(&path).map(|mut scene| {
-        scene.origin = [
-            scene.origin[0] + lower.x,
-            scene.origin[1] + lower.y,
-            scene.origin[2] + lower.z,
-        ];
-        scene
-    }))
+    let lower =
+        match super::read_params(&track.source).and_then(|p| super::geometry::main_track(&p)) {
+            Ok(main) => main.torcs_lower_corner_m,
+            Err(e) => return Some(Err(e)),
+        };
+    let mut scene = match load_scene(&path) {
+        Ok(scene) => scene,
+        Err(e) => return Some(Err(e)),
+    };
+    scene.origin = [
+        scene.origin[0] + lower[0],
+        scene.origin[1] + lower[1],
+        scene.origin[2] + lower[2],
+    ];
+    let offset_m = super::scene_alignment::scene_offset_m(&scene, &track.mesh);
+    if offset_m > super::scene_alignment::MAX_SCENE_OFFSET_M {
+        return Some(Err(TorcsError::SceneMisplaced {
+            path,
+            offset_m,
+            points: super::scene_alignment::ALIGNMENT_POINTS,
+        }));
+    }
+    Some(Ok(scene))
 }
 
 /// Loads the scene of the model file `path`, with its textures (see the module docs).
