@@ -68,6 +68,7 @@
 //! the CG). Colours are linear inside the shaders; targets are expected in an sRGB format
 //! (other formats get the sRGB curve in the shader).
 
+pub mod barrier_geometry;
 pub mod camera;
 pub mod car_mesh;
 pub mod error;
@@ -77,6 +78,7 @@ pub mod mesh;
 pub mod offscreen;
 pub mod pose;
 pub mod readback;
+pub mod roadside;
 pub mod scene;
 mod scene_pipelines;
 pub mod scene_textures;
