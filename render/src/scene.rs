@@ -375,10 +375,10 @@ impl SceneRenderer {
             settings,
         );
 
-        let geometry = TrackGeometry::new(track);
+        let mut geometry = TrackGeometry::new(track);
         let (mut ground_mesh, props_mesh) = split_props(&geometry.mesh);
         let ground_tiles = tile_mesh(&mut ground_mesh);
-        let mut roadside_mesh = geometry.roadside.clone();
+        let mut roadside_mesh = std::mem::take(&mut geometry.roadside);
         let roadside_tiles = tile_mesh(&mut roadside_mesh);
         let wheels = [0, 1].map(|axle| {
             GpuMesh::new(

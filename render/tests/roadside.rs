@@ -142,6 +142,13 @@ fn circuit_wall_boards_and_trees_are_drawn_where_physics_puts_them() {
     image
         .write_png(&out_dir().join("t1_approach.png"))
         .expect("png");
+    let roadside = gripline_render::track_geometry::TrackGeometry::new(mesh).roadside;
+    println!(
+        "circuit roadside: {} triangles ({} barriers, {} items)",
+        roadside.triangle_count(),
+        mesh.barriers.len(),
+        mesh.roadside.len()
+    );
     let mut bare_mesh = mesh.clone();
     bare_mesh.roadside.clear();
     bare_mesh.barriers.clear();
@@ -287,4 +294,59 @@ fn circuit_pit_straight_from_above() {
         .expect("pit building");
     let px = pixel_of(&view, pits.position + DVec3::Z * 5.0).expect("pit building on screen");
     assert!(greyish(rgb(&image, px)), "{:?}", rgb(&image, px));
+}
+
+/// Over an imported TORCS scene (forza, where Debian's `torcs-data` is installed), which
+/// models its own walls, the generated barriers and roadside are not drawn: the frame is
+/// the same, pixel for pixel, as with them taken away; over the generated ground they are
+/// drawn (the frames differ).
+#[test]
+fn imported_scenes_are_not_drawn_over_with_generated_barriers() {
+    use gripline_config::torcs::{load_torcs_track, scene_for_track};
+    use gripline_render::{Camera, CameraMode, QualityTier};
+    const FORZA: &str = "/usr/share/games/torcs/tracks/road/forza/forza.xml";
+    if !std::path::Path::new(FORZA).is_file() {
+        println!("skipped: {FORZA} is absent (install Debian's torcs-data)");
+        return;
+    }
+    let Some(gpu) = gpu() else { return };
+    let track = load_torcs_track(std::path::Path::new(FORZA)).expect("forza imports");
+    assert!(!track.mesh.barriers.is_empty(), "forza has barriers");
+    let scene = scene_for_track(&track)
+        .expect("forza has a scene")
+        .expect("loads");
+    let mut bare_mesh = track.mesh.clone();
+    bare_mesh.barriers.clear();
+    bare_mesh.roadside.clear();
+    let visual = visual();
+    let settings = QualityTier::Low.settings(1);
+    let pose = VehiclePose::on_centre_line(&track.mesh, &visual, 8.0, 0.0).expect("pose");
+    let mut camera = Camera::new(CameraMode::Chase);
+    camera.update(&pose, 0.0);
+    let frame = FrameInput::new(&pose, &camera, &visual, W / 2, H / 2);
+    let frames = [&track.mesh, &bare_mesh].map(|mesh| {
+        let mut r = OffscreenRenderer::new(gpu.clone(), &settings, mesh, &visual, W / 2, H / 2)
+            .expect("renderer");
+        let ground = r.render_frame(&frame).expect("frame");
+        r.scene_mut().set_track_scene(Some(&scene));
+        assert!(r.scene().track_scene().is_some());
+        let scened = r.render_frame(&frame).expect("frame");
+        (ground, scened)
+    });
+    frames[0]
+        .0
+        .write_png(&out_dir().join("forza_ground.png"))
+        .expect("png");
+    frames[0]
+        .1
+        .write_png(&out_dir().join("forza_scene.png"))
+        .expect("png");
+    assert!(
+        frames[0].0.data != frames[1].0.data,
+        "barriers drawn over the generated ground"
+    );
+    assert!(
+        frames[0].1.data == frames[1].1.data,
+        "the generated barriers show over the imported scene"
+    );
 }
