@@ -350,3 +350,56 @@ fn imported_scenes_are_not_drawn_over_with_generated_barriers() {
         "the generated barriers show over the imported scene"
     );
 }
+
+/// No GPU: the drawn braking boards of the circuit stand 100, 200 and 300 m of path
+/// distance (within 1 m) before the corner start each announces, found by the rule from the
+/// centre line, on the outside; and no vertex of a drawn tree or building comes over the
+/// road or the run-off (none has the track's ground under it, none is within the road's
+/// half width and the kerb strip of the centre line).
+#[test]
+fn circuit_boards_and_trees_are_drawn_where_the_rules_put_them() {
+    use gripline_physics::ground::Ground;
+    use gripline_physics::track::roadside::corner_starts;
+    use gripline_physics::track::{RoadsideItem, Side};
+    use gripline_render::mesh::MeshBuilder;
+    use gripline_render::roadside::add_roadside;
+    let track = load_track(&assets::resolve_track("circuit").expect("circuit")).expect("load");
+    let mesh = &track.mesh;
+    let line = &mesh.centre_line;
+    let corners = corner_starts(line, 160.0);
+    let drawn = |item: &RoadsideItem| {
+        let mut m = MeshBuilder::new();
+        add_roadside(&mut m, std::slice::from_ref(item), &|p: DVec3| p.as_vec3());
+        m.vertices
+            .iter()
+            .map(|v| DVec3::from(glam::Vec3::from(v.position)))
+            .collect::<Vec<_>>()
+    };
+    let mut boards = 0;
+    for item in &mesh.roadside {
+        match item.kind {
+            RoadsideKind::BrakingBoard { distance_m, .. } => {
+                boards += 1;
+                let vertices = drawn(item);
+                // The board's middle: the mean of its vertices, horizontally.
+                #[allow(clippy::cast_precision_loss)]
+                let centre = vertices.iter().sum::<DVec3>() / vertices.len() as f64;
+                let p = line.project(centre).expect("on the line");
+                let ok = corners.iter().any(|&(start, turn, _)| {
+                    let before = (start - p.distance_m).rem_euclid(mesh.length_m);
+                    (before - distance_m).abs() < 1.0 && (p.lateral_m < 0.0) == (turn == Side::Left)
+                });
+                assert!(ok, "board {distance_m} m at {centre}: {p:?}");
+            }
+            RoadsideKind::Tree { .. } | RoadsideKind::Building { .. } => {
+                for v in drawn(item) {
+                    let over = mesh.ray_cast(DVec3::new(v.x, v.y, 1000.0), DVec3::NEG_Z, 2000.0);
+                    assert!(over.is_none(), "{v} over the track's ground");
+                    let p = line.project(v).expect("on the line");
+                    assert!((v - p.point).truncate().length() > 7.2, "{v} over the road");
+                }
+            }
+        }
+    }
+    assert_eq!(boards, 12);
+}
