@@ -403,3 +403,42 @@ fn circuit_boards_and_trees_are_drawn_where_the_rules_put_them() {
     }
     assert_eq!(boards, 12);
 }
+
+/// The proving ground's trees line the south edge of its grass base: seen from the straight
+/// looking south, most trees in view are drawn green where physics puts them (the sky
+/// behind them is not green).
+#[test]
+fn proving_ground_trees_line_the_edge_of_its_base() {
+    let Some(gpu) = gpu() else { return };
+    let track = load_track(&assets::resolve_track("proving-ground").expect("track")).expect("load");
+    let mesh = &track.mesh;
+    let visual = visual();
+    let eye = DVec3::new(1000.0, -12.0, 1.6);
+    let view = look(eye, DVec3::new(1000.0, -120.0, 4.0));
+    let pose = VehiclePose::on_centre_line(mesh, &visual, 1000.0, 0.0).expect("pose");
+    let image = render(gpu, mesh, &visual, &pose, view);
+    image
+        .write_png(&out_dir().join("proving_ground_south.png"))
+        .expect("png");
+    let (mut trees, mut drawn) = (0, 0);
+    for t in mesh
+        .roadside
+        .iter()
+        .filter(|i| matches!(i.kind, RoadsideKind::Tree { .. }))
+    {
+        if (t.position - eye).length() > 200.0 {
+            continue;
+        }
+        let Some(px) = pixel_of(&view, t.position + DVec3::Z * 5.0) else {
+            continue;
+        };
+        trees += 1;
+        // A thin crown far away covers a pixel only in part: any green in a 3 x 3 block
+        // (well above the horizon, clear of the grass).
+        let (x, y) = px;
+        let any = (y - 1..=y + 1).any(|y| (x - 1..=x + 1).any(|x| green(rgb(&image, (x, y)))));
+        drawn += usize::from(any);
+    }
+    println!("{drawn} of {trees} trees in view drawn green");
+    assert!(trees >= 10 && drawn * 10 >= trees * 6, "{drawn} of {trees}");
+}
