@@ -287,3 +287,102 @@ fn circuit_has_barriers_beyond_its_run_off_all_round() {
     }
     assert!(mesh.walls().is_some());
 }
+
+/// The circuit's braking boards come from its `BrakingBoards` rule: before every corner
+/// start, at 100, 200 and 300 m of path distance (those that fit on the straight before
+/// it), on the outside of the approach, 4 m beyond the road's edge, standing on the ground.
+#[test]
+fn circuit_braking_boards_stand_before_every_corner_on_the_outside() {
+    use gripline_physics::track::roadside::corner_starts;
+    use gripline_physics::track::{RoadsideKind, Side};
+    let mesh = load("circuit").mesh;
+    let line = &mesh.centre_line;
+    let corners = corner_starts(line, 160.0);
+    println!("corner starts (station, turn, straight before): {corners:.1?}");
+    assert!(corners.len() >= 6, "{corners:?}");
+    let boards: Vec<_> = mesh
+        .roadside
+        .iter()
+        .filter_map(|item| match item.kind {
+            RoadsideKind::BrakingBoard {
+                distance_m,
+                corner_station_m,
+            } => Some((item, distance_m, corner_station_m)),
+            _ => None,
+        })
+        .collect();
+    let expected: usize = corners
+        .iter()
+        .map(|c| [100.0, 200.0, 300.0].iter().filter(|&&d| d <= c.2).count())
+        .sum();
+    assert_eq!(boards.len(), expected);
+    // T1 after the main straight gets all three.
+    assert!(corners.iter().any(|c| c.2 > 600.0));
+    for (item, distance_m, corner_station_m) in boards {
+        let (station, turn, _) = corners
+            .iter()
+            .copied()
+            .find(|c| (c.0 - corner_station_m).abs() < 1e-9)
+            .expect("a corner start");
+        let p = line.project(item.position).expect("projection");
+        let before = (station - p.distance_m).rem_euclid(mesh.length_m);
+        assert!(
+            (before - distance_m).abs() < 1.0,
+            "{before} vs {distance_m}"
+        );
+        // Outside of the approach: right of a left-hander.
+        assert_eq!(p.lateral_m < 0.0, turn == Side::Left, "{p:?}");
+        assert!((p.lateral_m.abs() - 10.0).abs() < 0.5, "{}", p.lateral_m);
+        let ground = down(&mesh, item.position.x, item.position.y);
+        assert!((ground.point.z - item.position.z).abs() < 1e-6);
+    }
+}
+
+/// Trees stand beyond the run-off: no ground of the track (road, run-off, pads) under a tree
+/// or within its crown's reach, none nearer the centre line than the road's half width plus
+/// the kerb strip plus that reach (the run-off is narrowed on the inside of tight corners),
+/// and none inside a wall (farther from every barrier point than its thickness).
+#[test]
+fn shipped_trees_and_buildings_stand_off_the_road_and_run_off() {
+    use gripline_physics::track::RoadsideKind;
+    use gripline_physics::track::roadside::TREE_CLEARANCE_M;
+    for (name, road_m) in [("circuit", 6.0 + 1.2), ("proving-ground", 15.0)] {
+        let mesh = load(name).mesh;
+        let trees: Vec<_> = mesh
+            .roadside
+            .iter()
+            .filter(|i| matches!(i.kind, RoadsideKind::Tree { .. }))
+            .collect();
+        println!("{name}: {} trees", trees.len());
+        assert!(trees.len() > 200, "{name}: {} trees", trees.len());
+        for t in &trees {
+            let p = mesh.centre_line.project(t.position).expect("projection");
+            let off = (t.position - p.point).truncate().length();
+            assert!(off > road_m + TREE_CLEARANCE_M, "{name}: {off} at {p:?}");
+            for k in 0..16 {
+                let a = std::f64::consts::TAU * f64::from(k) / 16.0;
+                let probe = t.position
+                    + DVec3::new(a.cos(), a.sin(), 0.0) * (TREE_CLEARANCE_M - 0.05)
+                    + DVec3::Z * 500.0;
+                assert!(
+                    mesh.ray_cast(probe, DVec3::NEG_Z, 1000.0).is_none(),
+                    "{name}: ground under the crown of the tree at {}",
+                    t.position
+                );
+            }
+            for b in &mesh.barriers {
+                for q in &b.points {
+                    let d = (t.position - *q).truncate().length();
+                    assert!(d > b.spec.thickness_m, "{name}: a tree in a wall at {q}");
+                }
+            }
+        }
+    }
+    let mesh = load("circuit").mesh;
+    let buildings = mesh
+        .roadside
+        .iter()
+        .filter(|i| matches!(i.kind, RoadsideKind::Building { .. }))
+        .count();
+    assert_eq!(buildings, 2);
+}

@@ -8,8 +8,11 @@
 //! - [`GpuContext`] ([`gpu`]): adapter and device, for a window surface or headless
 //!   (`GRIPLINE_ADAPTER=software` picks lavapipe).
 //! - [`SceneRenderer`] ([`scene`]): sky, sun and shadow map, track surfaces and markings,
-//!   cones and boards, the car with spinning, steering, travelling wheels; MSAA resolved into
-//!   the caller's target.
+//!   cones and boards, the roadside, the car with spinning, steering, travelling wheels; MSAA
+//!   resolved into the caller's target.
+//! - [`track_geometry`]: the track's triangles; [`barrier_geometry`]: its barriers, drawn
+//!   from the physics polylines; [`roadside`]: braking boards, trees and buildings placed by
+//!   the track's rules (one tiled mesh with the barriers, left out over an imported scene).
 //! - [`VehicleVisual`] ([`vehicle_visual`]) sizes the generated car from `VehicleParams`;
 //!   [`VehiclePose`] ([`pose`]) is what is drawn of a `Snapshot`.
 //! - [`Camera`], [`CameraMode`] ([`camera`]): chase, cockpit, bonnet, orbit; camera-relative
@@ -68,6 +71,7 @@
 //! the CG). Colours are linear inside the shaders; targets are expected in an sRGB format
 //! (other formats get the sRGB curve in the shader).
 
+pub mod barrier_geometry;
 pub mod camera;
 pub mod car_mesh;
 pub mod error;
@@ -77,6 +81,7 @@ pub mod mesh;
 pub mod offscreen;
 pub mod pose;
 pub mod readback;
+pub mod roadside;
 pub mod scene;
 mod scene_pipelines;
 pub mod scene_textures;

@@ -172,6 +172,13 @@ pub struct SceneRenderer {
     ground_tiles: Vec<Tile>,
     visible_ground: Vec<(u32, u32)>,
     props: Option<GpuMesh>,
+    /// The generated track's barriers, boards, trees and buildings (props, grouped into
+    /// tiles), not drawn over an imported scene; this frame's visible ranges in the main
+    /// view and in the sun's.
+    roadside: Option<GpuMesh>,
+    roadside_tiles: Vec<Tile>,
+    visible_roadside: Vec<(u32, u32)>,
+    shadowed_roadside: Vec<(u32, u32)>,
     body: Option<GpuMesh>,
     /// The tail lamps: running lights, and lit as brake lamps.
     tail_lamps: [Option<GpuMesh>; 2],
@@ -370,9 +377,11 @@ impl SceneRenderer {
             settings,
         );
 
-        let geometry = TrackGeometry::new(track);
+        let mut geometry = TrackGeometry::new(track);
         let (mut ground_mesh, props_mesh) = split_props(&geometry.mesh);
         let ground_tiles = tile_mesh(&mut ground_mesh);
+        let mut roadside_mesh = std::mem::take(&mut geometry.roadside);
+        let roadside_tiles = tile_mesh(&mut roadside_mesh);
         let wheels = [0, 1].map(|axle| {
             GpuMesh::new(
                 device,
@@ -415,6 +424,10 @@ impl SceneRenderer {
             visible_ground: Vec::with_capacity(ground_tiles.len()),
             ground_tiles,
             props: GpuMesh::new(device, "track objects", &props_mesh),
+            roadside: GpuMesh::new(device, "roadside", &roadside_mesh),
+            visible_roadside: Vec::with_capacity(roadside_tiles.len()),
+            shadowed_roadside: Vec::with_capacity(roadside_tiles.len()),
+            roadside_tiles,
             body: GpuMesh::new(device, "car body", &car_mesh::body_mesh(visual)),
             tail_lamps: [false, true].map(|braking| {
                 GpuMesh::new(
@@ -433,8 +446,9 @@ impl SceneRenderer {
     }
 
     /// Draws `scene` (an imported track's textured model, in the same world frame as the
-    /// track mesh) in place of the generated ground, or the generated ground again (`None`).
-    /// The track's objects and the physics are unchanged.
+    /// track mesh) in place of the generated ground and its roadside (the barriers, boards,
+    /// trees and buildings: the scene models its own walls), or the generated ones again
+    /// (`None`). The track's objects (cones, markers) and the physics are unchanged.
     pub fn set_track_scene(&mut self, scene: Option<&TrackScene>) {
         let ctx = SceneDrawContext {
             main_layout: &self.layouts[0],
@@ -612,6 +626,13 @@ impl SceneRenderer {
         self.queue.write_buffer(&self.model_buffer, 0, &bytes);
         let planes = frustum_planes(clip_from_world * models[SLOT_TRACK]);
         visible_ranges(&self.ground_tiles, &planes, &mut self.visible_ground);
+        visible_ranges(&self.roadside_tiles, &planes, &mut self.visible_roadside);
+        let sun_planes = frustum_planes(light_clip_from_world * models[SLOT_TRACK]);
+        visible_ranges(
+            &self.roadside_tiles,
+            &sun_planes,
+            &mut self.shadowed_roadside,
+        );
         let offset = |slot: usize| u32::try_from(self.model_stride * slot as u64).unwrap_or(0);
 
         if shadows_on {
@@ -636,7 +657,7 @@ impl SceneRenderer {
             });
             pass.set_pipeline(&self.shadow_pipeline);
             pass.set_bind_group(0, &self.shadow_globals, &[]);
-            self.draw_casters(&mut pass, &offset);
+            self.draw_casters(&mut pass, &offset, &self.shadowed_roadside);
         }
 
         let (view, resolve_target, store) = match &targets.msaa {
@@ -681,7 +702,7 @@ impl SceneRenderer {
             ground.draw_ranges(&mut pass, &self.visible_ground);
         }
         pass.set_pipeline(&self.solid_pipeline);
-        self.draw_casters(&mut pass, &offset);
+        self.draw_casters(&mut pass, &offset, &self.visible_roadside);
         if let Some(lamps) = &self.tail_lamps[usize::from(frame.pose.brake_lamps_lit)] {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
             lamps.draw(&mut pass);
@@ -721,11 +742,22 @@ impl SceneRenderer {
         }
     }
 
-    /// Track objects, body and wheels: everything that casts a shadow.
-    fn draw_casters(&self, pass: &mut wgpu::RenderPass<'_>, offset: &impl Fn(usize) -> u32) {
+    /// Track objects, the roadside's `roadside_ranges` (unless an imported scene, which has
+    /// its own walls, replaces the generated ground), body and wheels: everything that casts
+    /// a shadow.
+    fn draw_casters(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        offset: &impl Fn(usize) -> u32,
+        roadside_ranges: &[(u32, u32)],
+    ) {
         if let Some(props) = &self.props {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
             props.draw(pass);
+        }
+        if let (Some(roadside), None) = (&self.roadside, &self.track_scene) {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
+            roadside.draw_ranges(pass, roadside_ranges);
         }
         if let Some(body) = &self.body {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);

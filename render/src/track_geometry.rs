@@ -1,6 +1,8 @@
 //! The track as triangles for the GPU: the ground mesh with a material per surface, painted
 //! edge lines and a start line generated from the centre line, cones and marker boards, and a
-//! far ground plane so the horizon is never empty.
+//! far ground plane so the horizon is never empty; apart from these, the roadside: the
+//! barriers ([`crate::barrier_geometry`]) and the braking boards, trees and buildings
+//! ([`crate::roadside`]) of the generated track, which an imported scene replaces.
 //!
 //! Positions are stored relative to the track's `origin` (the centre of its bounds) in `f32`:
 //! a few kilometres from it they are still precise to a fraction of a millimetre, and the
@@ -10,7 +12,9 @@ use glam::{DVec3, Mat4, Vec3};
 use gripline_physics::ground::Surface;
 use gripline_physics::track::{ObjectKind, TrackMesh};
 
+use crate::barrier_geometry::add_barriers;
 use crate::mesh::{MeshBuilder, material};
+use crate::roadside::add_roadside;
 
 /// Distance the far ground plane extends beyond the track's bounds (m).
 const FAR_GROUND_MARGIN_M: f64 = 6000.0;
@@ -22,6 +26,9 @@ pub struct TrackGeometry {
     pub origin: DVec3,
     /// The triangles, relative to `origin`.
     pub mesh: MeshBuilder,
+    /// The barriers, braking boards, trees and buildings (matte props), relative to
+    /// `origin`; not drawn over an imported scene, which has its own.
+    pub roadside: MeshBuilder,
 }
 
 /// Material id of a surface.
@@ -99,7 +106,14 @@ impl TrackGeometry {
                 material::FAR_GROUND,
             );
         }
-        Self { origin, mesh }
+        let mut roadside = MeshBuilder::new();
+        add_barriers(&mut roadside, &track.barriers, &local);
+        add_roadside(&mut roadside, &track.roadside, &local);
+        Self {
+            origin,
+            mesh,
+            roadside,
+        }
     }
 }
 

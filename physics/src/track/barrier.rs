@@ -111,7 +111,7 @@ impl BarrierSpec {
 }
 
 /// Which side of the road, looking along the direction of travel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Side {
     /// The left.
     Left,

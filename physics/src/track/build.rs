@@ -17,6 +17,7 @@ use super::barrier::{SampleEdges, build_barriers, walls_of};
 use super::centre_line::{CentreLine, CentreLineSample};
 use super::layout::{ObjectSpec, PadShape, Reference, TrackLayout, polygon_turn_sign};
 use super::reference::{NamedReference, ReferenceGeometry};
+use super::roadside::place_roadside;
 use super::{PlacedObject, TrackError, TrackMesh};
 
 /// Largest side of a pad's grid cells (m): keeps triangles of big pads a sensible size.
@@ -73,6 +74,7 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
     let ground = TriangleMesh::new(data.vertices, data.triangles, data.surfaces)?;
     let objects = place_objects(layout, &ground)?;
     let references = resolve_references(layout, &ground, &centre_line)?;
+    let roadside = place_roadside(layout, &centre_line, &data.edges, &ground);
     Ok(TrackMesh {
         length_m: centre_line.length_m(),
         ground,
@@ -81,6 +83,7 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
         references,
         barriers,
         walls,
+        roadside,
     })
 }
 
@@ -407,6 +410,10 @@ fn place_objects(
                     )?;
                 }
             }
+            // Placed by the roadside rules (`roadside`), for drawing only.
+            ObjectSpec::BrakingBoards { .. }
+            | ObjectSpec::Trees { .. }
+            | ObjectSpec::Building { .. } => {}
             ObjectSpec::LaneChangeCones {
                 lane_change,
                 vehicle_width_m,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::ground::Surface;
 use crate::validate::{Validate, Validator};
 
-use super::barrier::BarrierSpec;
+use super::barrier::{BarrierSpec, Side};
 use super::cross_section::{CrossSection, validate_cross_sections};
 use super::reference::LaneChange;
 
@@ -253,6 +253,52 @@ pub enum ObjectSpec {
         /// How many (at least 2).
         count: u32,
     },
+    /// Braking boards before every corner (see [`roadside`](super::roadside)): a corner starts
+    /// where the centre line's horizontal radius drops below `corner_radius_m` after a
+    /// straight; one board stands at each of `distances_m` of path distance before that point
+    /// that still lies on the straight, on the outside of the approach, `side_offset_m`
+    /// beyond the road's edge.
+    BrakingBoards {
+        /// Path distances before the corner (m); 100, 200 and 300 m when omitted.
+        #[serde(default = "default_board_distances_m")]
+        distances_m: Vec<f64>,
+        /// Horizontal distance of the boards beyond the road's edge (m).
+        side_offset_m: f64,
+    },
+    /// Trees scattered in a band on both sides of the road, beyond the outer edge of the last
+    /// band beside it (the run-off) and its barriers; a tree is left out where it, or its
+    /// crown, would stand over any ground of the track (a road, a run-off, a pad). For
+    /// drawing only: the car does not collide with them (they stand beyond the barriers).
+    Trees {
+        /// Spacing of the trees along the road and across the band (m).
+        spacing_m: f64,
+        /// Start of the band, beyond the outer edge of the run-off (m).
+        band_from_m: f64,
+        /// End of the band, beyond the outer edge of the run-off (m).
+        band_to_m: f64,
+        /// Seed of their pseudo-random positions, sizes and colours.
+        #[serde(default)]
+        seed: u64,
+    },
+    /// A building beside the road (a pit building, a grandstand), its long side along the
+    /// road. For drawing only: the car does not collide with it (place it beyond the
+    /// barriers).
+    Building {
+        /// What it looks like.
+        style: BuildingStyle,
+        /// Station of its middle along the centre line (m).
+        station_m: f64,
+        /// Which side of the road.
+        side: Side,
+        /// Horizontal distance of its near face beyond the outer edge of the run-off (m).
+        offset_m: f64,
+        /// Length along the road (m).
+        length_m: f64,
+        /// Depth away from the road (m).
+        depth_m: f64,
+        /// Height (m).
+        height_m: f64,
+    },
     /// The cones of a [`Reference::LaneChange`] course, for one vehicle width.
     LaneChangeCones {
         /// Name of the lane-change reference.
@@ -263,6 +309,20 @@ pub enum ObjectSpec {
         #[serde(default)]
         group: String,
     },
+}
+
+/// What a [`ObjectSpec::Building`] looks like.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BuildingStyle {
+    /// A closed block with windows and garage doors facing the road.
+    #[default]
+    PitBuilding,
+    /// Stepped rows of seats rising away from the road under a roof.
+    Grandstand,
+}
+
+fn default_board_distances_m() -> Vec<f64> {
+    vec![100.0, 200.0, 300.0]
 }
 
 /// A named place that scenarios, lap timing and the driver model refer to.
@@ -475,6 +535,59 @@ impl TrackLayout {
                     (2..=10_000).contains(count),
                     "count",
                     "must be between 2 and 10000",
+                );
+            }),
+            ObjectSpec::BrakingBoards {
+                distances_m,
+                side_offset_m,
+            } => v.within("BrakingBoards", |v| {
+                v.require(
+                    distances_m.len() <= 16,
+                    "distances_m",
+                    "must hold at most 16 distances",
+                );
+                for d in distances_m {
+                    v.in_range("distances_m", *d, 1.0, 10_000.0);
+                }
+                v.in_range("side_offset_m", *side_offset_m, 0.0, 1_000.0);
+                v.require(
+                    !self.centre_line.is_empty(),
+                    "side_offset_m",
+                    "needs a centre line to stand along",
+                );
+            }),
+            ObjectSpec::Trees {
+                spacing_m,
+                band_from_m,
+                band_to_m,
+                ..
+            } => v.within("Trees", |v| {
+                v.in_range("spacing_m", *spacing_m, 2.0, 1_000.0);
+                v.in_range("band_from_m", *band_from_m, 0.0, 10_000.0);
+                v.in_range("band_to_m", *band_to_m, 0.0, 10_000.0);
+                v.require(
+                    band_to_m >= band_from_m,
+                    "band_to_m",
+                    "must not be less than band_from_m",
+                );
+            }),
+            ObjectSpec::Building {
+                station_m,
+                offset_m,
+                length_m,
+                depth_m,
+                height_m,
+                ..
+            } => v.within("Building", |v| {
+                v.non_negative("station_m", *station_m);
+                v.in_range("offset_m", *offset_m, 0.0, 10_000.0);
+                v.in_range("length_m", *length_m, 0.5, 2_000.0);
+                v.in_range("depth_m", *depth_m, 0.5, 500.0);
+                v.in_range("height_m", *height_m, 0.5, 200.0);
+                v.require(
+                    !self.centre_line.is_empty(),
+                    "station_m",
+                    "needs a centre line to stand along",
                 );
             }),
             ObjectSpec::LaneChangeCones {

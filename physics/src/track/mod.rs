@@ -11,7 +11,8 @@
 //!   surface per triangle (which implements [`Ground`]), the sampled [`CentreLine`] with
 //!   station queries, the objects standing on the ground and the references resolved, and
 //!   the barriers beside the road ([`barrier`]) as polylines and as [`Walls`] the car body
-//!   collides with.
+//!   collides with, and the roadside furniture ([`roadside`]: braking boards, trees,
+//!   buildings) placed by the layout's rules for the renderer.
 //!
 //! Conventions: world frame right-handed, z up; x east, y north. Headings are measured
 //! counter-clockwise from east. Banking is a rotation of the road's cross-section about the
@@ -24,6 +25,7 @@ pub mod centre_line;
 pub mod cross_section;
 pub mod layout;
 pub mod reference;
+pub mod roadside;
 
 #[cfg(test)]
 mod barrier_tests;
@@ -39,12 +41,13 @@ pub use barrier::{Barrier, BarrierKind, BarrierPlacement, BarrierSpec, Side};
 pub use centre_line::{CentreLine, CentreLineSample, Projection};
 pub use cross_section::{CrossSection, SideBand};
 pub use layout::{
-    ControlPoint, KerbSpec, ObjectKind, ObjectSpec, Pad, PadShape, Reference, TrackLayout,
-    VergeBand,
+    BuildingStyle, ControlPoint, KerbSpec, ObjectKind, ObjectSpec, Pad, PadShape, Reference,
+    TrackLayout, VergeBand,
 };
 pub use reference::{
     Lane, LaneChange, LaneChangeSection, LaneSpec, NamedReference, ReferenceGeometry,
 };
+pub use roadside::{RoadsideItem, RoadsideKind};
 
 /// Why a layout could not be turned into a mesh.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -120,6 +123,9 @@ pub struct TrackMesh {
     pub barriers: Vec<Barrier>,
     /// The barriers as collision geometry for the car body.
     pub walls: Walls,
+    /// Braking boards, trees and buildings the layout's rules place beside the road, for
+    /// drawing only (nothing here collides with the car).
+    pub roadside: Vec<RoadsideItem>,
 }
 
 impl TrackMesh {
