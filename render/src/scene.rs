@@ -683,11 +683,15 @@ impl SceneRenderer {
                 }),
                 stencil_ops: None,
             }),
-            timestamp_writes: timestamps.map(|query_set| wgpu::RenderPassTimestampWrites {
-                query_set,
-                beginning_of_pass_write_index: (!shadows_on).then_some(0),
-                end_of_pass_write_index: self.upscaler.is_none().then_some(1),
-            }),
+            // Between a shadow pass that wrote the start and an upscale pass that writes the
+            // end this pass writes neither, and wgpu refuses an empty set of writes.
+            timestamp_writes: timestamps
+                .filter(|_| !shadows_on || self.upscaler.is_none())
+                .map(|query_set| wgpu::RenderPassTimestampWrites {
+                    query_set,
+                    beginning_of_pass_write_index: (!shadows_on).then_some(0),
+                    end_of_pass_write_index: self.upscaler.is_none().then_some(1),
+                }),
             occlusion_query_set: None,
             multiview_mask: None,
         });

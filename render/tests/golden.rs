@@ -22,8 +22,8 @@ use gripline_config::track_file::{LoadedTrack, load_track};
 use gripline_config::vehicle_file::load_vehicle;
 use gripline_physics::vehicle::VehicleParams;
 use gripline_render::{
-    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, RenderSettings,
-    RgbaImage, VehiclePose, VehicleVisual,
+    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, QualityTier,
+    RenderSettings, RgbaImage, VehiclePose, VehicleVisual,
 };
 
 const W: u32 = 256;
@@ -531,4 +531,49 @@ fn the_ghost_car_is_drawn_see_through() {
         "the ghost is not tinted blue ({:.1})",
         blue_gain / n
     );
+}
+
+/// GPU timestamps (the frame bench's GPU time) can be written at every quality tier: at Low
+/// the shadow pass writes the start and the upscale pass the end, and the scene pass between
+/// them must write nothing rather than an empty set, which wgpu refuses.
+#[test]
+fn gpu_timestamps_record_at_every_quality_tier() {
+    let Some(gpu) = gpu() else { return };
+    if !gpu.has_timestamps() {
+        eprintln!("the adapter has no timestamp queries: nothing to check");
+        return;
+    }
+    let visual = VehicleVisual::from_params(&corvette());
+    let pose = circuit_pose(&visual, 100.0);
+    let mut gpu = Some(gpu);
+    for tier in [QualityTier::Low, QualityTier::Medium, QualityTier::High] {
+        let context = gpu
+            .take()
+            .unwrap_or_else(|| GpuContext::headless(AdapterChoice::Software).expect("adapter"));
+        let mut r = OffscreenRenderer::new(
+            context,
+            &tier.settings(4),
+            &track("circuit").mesh,
+            &visual,
+            W,
+            H,
+        )
+        .expect("renderer");
+        let frame = FrameInput::new(&pose, &Camera::new(CameraMode::Chase), &visual, W, H);
+        let device = r.gpu().device.clone();
+        let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut encoder =
+            device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        let view = r.target_view().clone();
+        r.scene_mut()
+            .render_timed(&mut encoder, &view, &frame, Some(&queries));
+        r.gpu().queue.submit([encoder.finish()]);
+        let error = pollster::block_on(scope.pop());
+        assert!(error.is_none(), "{}: {error:?}", tier.name());
+    }
 }
