@@ -35,11 +35,24 @@ const DIGIT_BLACK: [f32; 3] = [0.02, 0.02, 0.02];
 const POST_GREY: [f32; 3] = [0.35, 0.35, 0.35];
 const TRUNK_BROWN: [f32; 3] = [0.28, 0.18, 0.1];
 
-/// Adds every roadside item; `local` maps a world point to mesh coordinates.
+/// How finely repeated objects (trees) are built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// In full (about 35 to 70 triangles a tree), for the tiles near the camera.
+    Near,
+    /// A few triangles a tree (a three-sided trunk and a four-sided crown, about 14), for
+    /// the tiles beyond [`crate::RenderSettings::detail_distance_m`], where a tree covers a
+    /// few pixels: on a software rasteriser the full trees cost as much as the rest of the
+    /// frame.
+    Far,
+}
+
+/// Adds every roadside item at `detail`; `local` maps a world point to mesh coordinates.
 pub fn add_roadside(
     mesh: &mut MeshBuilder,
     items: &[RoadsideItem],
     local: &impl Fn(DVec3) -> Vec3,
+    detail: Detail,
 ) {
     for item in items {
         if !(item.position.is_finite() && item.along.is_finite() && item.outward.is_finite()) {
@@ -49,7 +62,10 @@ pub fn add_roadside(
             RoadsideKind::BrakingBoard { distance_m, .. } => {
                 add_board(mesh, item, distance_m, local);
             }
-            RoadsideKind::Tree { seed } => add_tree(mesh, local(item.position), seed),
+            RoadsideKind::Tree { seed } => match detail {
+                Detail::Near => add_tree(mesh, local(item.position), seed),
+                Detail::Far => add_far_tree(mesh, local(item.position), seed),
+            },
             RoadsideKind::Building {
                 style,
                 length_m,
@@ -281,21 +297,14 @@ fn add_tree(mesh: &mut MeshBuilder, base: Vec3, seed: u64) {
     if !base.is_finite() {
         return;
     }
-    let variant = mix(seed) % 3;
-    let height = 7.0 + 7.0 * draw(seed, 1);
-    let shade = draw(seed, 2);
-    let green = [
-        0.04 + 0.06 * shade,
-        0.12 + 0.1 * draw(seed, 3),
-        0.03 + 0.03 * shade,
-    ];
-    let darker = green.map(|c| c * 0.8);
-    let trunk_r = 0.16 + 0.1 * draw(seed, 4);
-    let trunk_top = match variant {
-        0 => 0.35 * height,
-        1 => 0.45 * height,
-        _ => 0.25 * height,
-    };
+    let TreeShape {
+        variant,
+        height,
+        green,
+        darker,
+        trunk_r,
+        trunk_top,
+    } = TreeShape::of(seed);
     // A five-sided trunk from below the ground to the crown.
     let ring = |k: u32, z: f32| {
         #[allow(clippy::cast_precision_loss)]
@@ -357,6 +366,89 @@ fn add_tree(mesh: &mut MeshBuilder, base: Vec3, seed: u64) {
             let r = 0.12 * height;
             cone(mesh, base, r, (0.2 * height, 0.85 * height), 6, green);
             cone(mesh, base, 0.7 * r, (0.55 * height, height), 6, darker);
+        }
+    }
+}
+
+/// The shape of a tree from its seed: variant (0 conifer, 1 broad-leaved, 2 poplar),
+/// height, crown colours and trunk radius and top, shared by both levels of detail.
+struct TreeShape {
+    variant: u64,
+    height: f32,
+    green: [f32; 3],
+    darker: [f32; 3],
+    trunk_r: f32,
+    trunk_top: f32,
+}
+
+impl TreeShape {
+    fn of(seed: u64) -> Self {
+        let variant = mix(seed) % 3;
+        let height = 7.0 + 7.0 * draw(seed, 1);
+        let shade = draw(seed, 2);
+        let green = [
+            0.04 + 0.06 * shade,
+            0.12 + 0.1 * draw(seed, 3),
+            0.03 + 0.03 * shade,
+        ];
+        let trunk_top = match variant {
+            0 => 0.35 * height,
+            1 => 0.45 * height,
+            _ => 0.25 * height,
+        };
+        Self {
+            variant,
+            height,
+            green,
+            darker: green.map(|c| c * 0.8),
+            trunk_r: 0.16 + 0.1 * draw(seed, 4),
+            trunk_top,
+        }
+    }
+}
+
+/// A far tree at `base`: a three-sided trunk and one four-sided crown of the tree's
+/// outline (no base: seen from a distance the crown's underside is out of sight).
+fn add_far_tree(mesh: &mut MeshBuilder, base: Vec3, seed: u64) {
+    if !base.is_finite() {
+        return;
+    }
+    let t = TreeShape::of(seed);
+    let h = t.height;
+    let ring = |k: u32, r: f32, z: f32| {
+        #[allow(clippy::cast_precision_loss)]
+        let a = std::f32::consts::TAU * k as f32 / 3.0;
+        base + Vec3::new(r * a.cos(), r * a.sin(), z)
+    };
+    for k in 0..3 {
+        mesh.quad(
+            [
+                ring(k, t.trunk_r, -1.5),
+                ring(k + 1, t.trunk_r, -1.5),
+                ring(k + 1, t.trunk_r, t.trunk_top),
+                ring(k, t.trunk_r, t.trunk_top),
+            ],
+            TRUNK_BROWN,
+            material::MATTE,
+        );
+    }
+    // The crown: a cone for the conifer and the poplar, a double cone (an octahedron) for
+    // the broad-leaved tree, over the full crown's height and width.
+    let (r, z0, z_widest, z1) = match t.variant {
+        0 => ((0.22 * h).min(2.8), 0.2 * h, 0.2 * h, h),
+        1 => ((0.2 * h).min(2.4), 0.45 * h, 0.68 * h, h),
+        _ => (0.12 * h, 0.2 * h, 0.2 * h, h),
+    };
+    let rim = |k: u32| {
+        #[allow(clippy::cast_precision_loss)]
+        let a = std::f32::consts::TAU * (k as f32 + 0.5) / 4.0;
+        base + Vec3::new(r * a.cos(), r * a.sin(), z_widest)
+    };
+    let (tip, foot) = (base + Vec3::Z * z1, base + Vec3::Z * z0);
+    for k in 0..4 {
+        mesh.triangle([rim(k), rim(k + 1), tip], t.green, material::MATTE);
+        if z_widest > z0 {
+            mesh.triangle([foot, rim(k + 1), rim(k)], t.darker, material::MATTE);
         }
     }
 }
@@ -492,6 +584,7 @@ mod tests {
                 corner_station_m: 0.0,
             })],
             &|p: DVec3| p.as_vec3(),
+            Detail::Near,
         );
         // The digits are black quads facing back down the road (-x), in front of the board.
         let black: Vec<_> = mesh
@@ -520,6 +613,7 @@ mod tests {
                 &mut one,
                 &[item(RoadsideKind::Tree { seed: mix(seed) })],
                 &|p: DVec3| p.as_vec3(),
+                Detail::Near,
             );
             let top = one
                 .vertices
@@ -539,5 +633,31 @@ mod tests {
             .fold((f32::MAX, f32::MIN), |(a, b), &h| (a.min(h), b.max(h)));
         assert!(hi - lo > 2.0, "{lo} {hi}");
         assert!(mesh.vertices.iter().all(|v| v.position[2].is_finite()));
+    }
+
+    #[test]
+    fn far_trees_are_a_few_triangles_in_the_near_trees_place_and_size() {
+        for seed in 0..30u64 {
+            let tree = [item(RoadsideKind::Tree { seed: mix(seed) })];
+            let [near, far] = [Detail::Near, Detail::Far].map(|detail| {
+                let mut m = MeshBuilder::new();
+                add_roadside(&mut m, &tree, &|p: DVec3| p.as_vec3(), detail);
+                m
+            });
+            assert!(near.triangle_count() >= 30, "{}", near.triangle_count());
+            assert!(far.triangle_count() <= 14, "{}", far.triangle_count());
+            let extent = |m: &MeshBuilder| {
+                m.vertices.iter().fold((f32::MIN, f32::MIN), |(r, z), v| {
+                    let p = Vec3::from(v.position) - tree[0].position.as_vec3();
+                    (r.max(p.truncate().length()), z.max(p.z))
+                })
+            };
+            let ((rn, zn), (rf, zf)) = (extent(&near), extent(&far));
+            assert!(
+                rf <= rn + 0.01 && rf >= 0.6 * rn,
+                "radius {rf} against {rn}"
+            );
+            assert!((zf - zn).abs() <= 0.1 * zn, "height {zf} against {zn}");
+        }
     }
 }

@@ -20,7 +20,9 @@ use crate::car_mesh;
 use crate::mesh::MeshBuilder;
 use crate::scene_pipelines::{DEPTH_FORMAT, SceneLayouts, ScenePipelines};
 use crate::settings::choose_msaa_samples;
-use crate::tiles::{Tile, frustum_planes, tile_mesh, visible_ranges};
+use crate::tiles::{
+    Tile, frustum_planes, is_near_cell, tile_mesh, visible_ranges, visible_ranges_where,
+};
 use crate::track_geometry::TrackGeometry;
 use crate::track_scene::{GpuTrackScene, SceneDrawContext};
 use crate::upscale::{Upscaler, scaled_size};
@@ -179,6 +181,11 @@ pub struct SceneRenderer {
     roadside_tiles: Vec<Tile>,
     visible_roadside: Vec<(u32, u32)>,
     shadowed_roadside: Vec<(u32, u32)>,
+    /// The roadside with far trees, drawn in the tiles beyond `detail_distance_m`.
+    roadside_far: Option<GpuMesh>,
+    roadside_far_tiles: Vec<Tile>,
+    visible_roadside_far: Vec<(u32, u32)>,
+    detail_distance_m: f32,
     body: Option<GpuMesh>,
     /// The tail lamps: running lights, and lit as brake lamps.
     tail_lamps: [Option<GpuMesh>; 2],
@@ -382,6 +389,8 @@ impl SceneRenderer {
         let ground_tiles = tile_mesh(&mut ground_mesh);
         let mut roadside_mesh = std::mem::take(&mut geometry.roadside);
         let roadside_tiles = tile_mesh(&mut roadside_mesh);
+        let mut roadside_far_mesh = std::mem::take(&mut geometry.roadside_far);
+        let roadside_far_tiles = tile_mesh(&mut roadside_far_mesh);
         let wheels = [0, 1].map(|axle| {
             GpuMesh::new(
                 device,
@@ -428,6 +437,10 @@ impl SceneRenderer {
             visible_roadside: Vec::with_capacity(roadside_tiles.len()),
             shadowed_roadside: Vec::with_capacity(roadside_tiles.len()),
             roadside_tiles,
+            roadside_far: GpuMesh::new(device, "roadside far", &roadside_far_mesh),
+            visible_roadside_far: Vec::with_capacity(roadside_far_tiles.len()),
+            roadside_far_tiles,
+            detail_distance_m: settings.detail_distance_m,
             body: GpuMesh::new(device, "car body", &car_mesh::body_mesh(visual)),
             tail_lamps: [false, true].map(|braking| {
                 GpuMesh::new(
@@ -626,7 +639,23 @@ impl SceneRenderer {
         self.queue.write_buffer(&self.model_buffer, 0, &bytes);
         let planes = frustum_planes(clip_from_world * models[SLOT_TRACK]);
         visible_ranges(&self.ground_tiles, &planes, &mut self.visible_ground);
-        visible_ranges(&self.roadside_tiles, &planes, &mut self.visible_roadside);
+        // Each roadside tile at one level of detail, by its cell's distance from the eye.
+        let eye_in_mesh = -relative(self.track_origin, eye);
+        let detail_m = self.detail_distance_m;
+        let near = |t: &Tile| is_near_cell(t.cell, eye_in_mesh, detail_m).is_none_or(|n| n);
+        let far = |t: &Tile| is_near_cell(t.cell, eye_in_mesh, detail_m) == Some(false);
+        visible_ranges_where(
+            &self.roadside_tiles,
+            &planes,
+            near,
+            &mut self.visible_roadside,
+        );
+        visible_ranges_where(
+            &self.roadside_far_tiles,
+            &planes,
+            far,
+            &mut self.visible_roadside_far,
+        );
         let sun_planes = frustum_planes(light_clip_from_world * models[SLOT_TRACK]);
         visible_ranges(
             &self.roadside_tiles,
@@ -707,6 +736,10 @@ impl SceneRenderer {
         }
         pass.set_pipeline(&self.solid_pipeline);
         self.draw_casters(&mut pass, &offset, &self.visible_roadside);
+        if let (Some(far), None) = (&self.roadside_far, &self.track_scene) {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
+            far.draw_ranges(&mut pass, &self.visible_roadside_far);
+        }
         if let Some(lamps) = &self.tail_lamps[usize::from(frame.pose.brake_lamps_lit)] {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
             lamps.draw(&mut pass);

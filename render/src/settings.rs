@@ -17,6 +17,9 @@ pub struct RenderSettings {
     /// Fine procedural surface detail (tarmac grain, grass blades, gravel) and the 3x3 shadow
     /// filter; without them surfaces keep their coarse variation and shadows a 2x2 filter.
     pub fine_detail: bool,
+    /// Distance (m) within which repeated roadside objects (trees) are drawn in full; beyond
+    /// it each is a few triangles (see [`crate::roadside::Detail`]).
+    pub detail_distance_m: f32,
 }
 
 impl Default for RenderSettings {
@@ -27,6 +30,7 @@ impl Default for RenderSettings {
             shadow_map_size: 2048,
             render_scale: 1.0,
             fine_detail: true,
+            detail_distance_m: 1000.0,
         }
     }
 }
@@ -61,10 +65,10 @@ impl QualityTier {
 
     /// The settings of this tier, with the user's MSAA choice `msaa_samples` as the ceiling.
     pub fn settings(self, msaa_samples: u32) -> RenderSettings {
-        let (msaa_cap, shadow_map_size, render_scale) = match self {
-            QualityTier::Low => (1, 1024, 0.5),
-            QualityTier::Medium => (2, 2048, 1.0),
-            QualityTier::High => (8, 4096, 1.0),
+        let (msaa_cap, shadow_map_size, render_scale, detail_distance_m) = match self {
+            QualityTier::Low => (1, 1024, 0.5, 150.0),
+            QualityTier::Medium => (2, 2048, 1.0, 400.0),
+            QualityTier::High => (8, 4096, 1.0, 1000.0),
         };
         RenderSettings {
             msaa_samples: msaa_samples.clamp(1, msaa_cap),
@@ -72,6 +76,7 @@ impl QualityTier {
             shadow_map_size,
             render_scale,
             fine_detail: self != QualityTier::Low,
+            detail_distance_m,
         }
     }
 

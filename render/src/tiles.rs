@@ -19,6 +19,9 @@ pub struct Tile {
     pub end: u32,
     /// Bounding box, in the mesh's coordinates: `None` draws the tile always.
     pub bounds: Option<(Vec3, Vec3)>,
+    /// The tile's grid cell (`TILE_SIZE_M` squares, x then y), `None` for the always-drawn
+    /// group.
+    pub cell: Option<(i32, i32)>,
 }
 
 /// A tile's grid cell, `None` for the always-drawn group.
@@ -65,6 +68,7 @@ pub fn tile_mesh(mesh: &mut MeshBuilder) -> Vec<Tile> {
                         first,
                         end: first + 3,
                         bounds: k.map(|_| (lo, hi)),
+                        cell: *k,
                     },
                 ));
             }
@@ -109,12 +113,33 @@ pub fn box_visible(planes: &[Vec4; 5], lo: Vec3, hi: Vec3) -> bool {
 
 /// The vertex ranges to draw this frame: the visible tiles, adjacent ones merged.
 pub fn visible_ranges(tiles: &[Tile], planes: &[Vec4; 5], out: &mut Vec<(u32, u32)>) {
+    visible_ranges_where(tiles, planes, |_| true, out);
+}
+
+/// Which of two levels of detail a tile's grid cell takes: `Some(true)` (near) when the
+/// cell's centre lies within `distance_m` of `eye` (mesh coordinates, horizontally), else
+/// `Some(false)`; `None` for the always-drawn group. Both levels' meshes are tiled on the
+/// same grid, so each cell is drawn at exactly one level.
+pub fn is_near_cell(cell: Option<(i32, i32)>, eye: Vec3, distance_m: f32) -> Option<bool> {
+    let (i, j) = cell?;
+    #[allow(clippy::cast_precision_loss)]
+    let centre = (Vec3::new(i as f32, j as f32, 0.0) + Vec3::new(0.5, 0.5, 0.0)) * TILE_SIZE_M;
+    Some((centre - eye).truncate().length() <= distance_m)
+}
+
+/// As [`visible_ranges`], only the tiles for which `keep` holds.
+pub fn visible_ranges_where(
+    tiles: &[Tile],
+    planes: &[Vec4; 5],
+    keep: impl Fn(&Tile) -> bool,
+    out: &mut Vec<(u32, u32)>,
+) {
     out.clear();
     for tile in tiles {
         let visible = tile
             .bounds
             .is_none_or(|(lo, hi)| box_visible(planes, lo, hi));
-        if !visible {
+        if !visible || !keep(tile) {
             continue;
         }
         match out.last_mut() {
@@ -192,24 +217,38 @@ mod tests {
                 first: 0,
                 end: 3,
                 bounds: Some(cube(Vec3::new(50.0, 0.0, 0.0))),
+                cell: None,
             },
             Tile {
                 first: 3,
                 end: 6,
                 bounds: None,
+                cell: None,
             },
             Tile {
                 first: 6,
                 end: 9,
                 bounds: Some(cube(Vec3::new(-50.0, 0.0, 0.0))),
+                cell: None,
             },
             Tile {
                 first: 9,
                 end: 12,
                 bounds: Some(cube(Vec3::new(60.0, 0.0, 0.0))),
+                cell: None,
             },
         ];
         visible_ranges(&tiles, &planes, &mut ranges);
         assert_eq!(ranges, vec![(0, 6), (9, 12)]);
+    }
+
+    #[test]
+    fn each_cell_takes_one_level_of_detail_by_its_centre_distance() {
+        let eye = Vec3::new(10.0, 10.0, 50.0);
+        // Cell (0, 0) has its centre at (50, 50): 56.6 m away horizontally.
+        assert_eq!(is_near_cell(Some((0, 0)), eye, 60.0), Some(true));
+        assert_eq!(is_near_cell(Some((0, 0)), eye, 50.0), Some(false));
+        assert_eq!(is_near_cell(Some((-3, 0)), eye, 200.0), Some(false));
+        assert_eq!(is_near_cell(None, eye, 0.0), None);
     }
 }

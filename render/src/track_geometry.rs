@@ -14,7 +14,7 @@ use gripline_physics::track::{ObjectKind, TrackMesh};
 
 use crate::barrier_geometry::add_barriers;
 use crate::mesh::{MeshBuilder, material};
-use crate::roadside::add_roadside;
+use crate::roadside::{Detail, add_roadside};
 
 /// Distance the far ground plane extends beyond the track's bounds (m).
 const FAR_GROUND_MARGIN_M: f64 = 6000.0;
@@ -29,6 +29,8 @@ pub struct TrackGeometry {
     /// The barriers, braking boards, trees and buildings (matte props), relative to
     /// `origin`; not drawn over an imported scene, which has its own.
     pub roadside: MeshBuilder,
+    /// The same with far trees ([`Detail::Far`]), drawn beyond the detail distance.
+    pub roadside_far: MeshBuilder,
 }
 
 /// Material id of a surface.
@@ -106,13 +108,17 @@ impl TrackGeometry {
                 material::FAR_GROUND,
             );
         }
-        let mut roadside = MeshBuilder::new();
-        add_barriers(&mut roadside, &track.barriers, &local);
-        add_roadside(&mut roadside, &track.roadside, &local);
+        let [roadside, roadside_far] = [Detail::Near, Detail::Far].map(|detail| {
+            let mut roadside = MeshBuilder::new();
+            add_barriers(&mut roadside, &track.barriers, &local);
+            add_roadside(&mut roadside, &track.roadside, &local, detail);
+            roadside
+        });
         Self {
             origin,
             mesh,
             roadside,
+            roadside_far,
         }
     }
 }

@@ -362,14 +362,22 @@ fn circuit_boards_and_trees_are_drawn_where_the_rules_put_them() {
     use gripline_physics::track::roadside::corner_starts;
     use gripline_physics::track::{RoadsideItem, Side};
     use gripline_render::mesh::MeshBuilder;
-    use gripline_render::roadside::add_roadside;
+    use gripline_render::roadside::{Detail, add_roadside};
     let track = load_track(&assets::resolve_track("circuit").expect("circuit")).expect("load");
     let mesh = &track.mesh;
     let line = &mesh.centre_line;
     let corners = corner_starts(line, 160.0);
+    // Both levels of detail: near and far trees stand in the same places.
     let drawn = |item: &RoadsideItem| {
         let mut m = MeshBuilder::new();
-        add_roadside(&mut m, std::slice::from_ref(item), &|p: DVec3| p.as_vec3());
+        for detail in [Detail::Near, Detail::Far] {
+            add_roadside(
+                &mut m,
+                std::slice::from_ref(item),
+                &|p: DVec3| p.as_vec3(),
+                detail,
+            );
+        }
         m.vertices
             .iter()
             .map(|v| DVec3::from(glam::Vec3::from(v.position)))
