@@ -17,6 +17,7 @@
 //! into one mesh that the scene groups into tiles for frustum culling.
 
 use glam::{DVec3, Mat4, Vec3};
+use gripline_physics::track::roadside::mix;
 use gripline_physics::track::{BuildingStyle, RoadsideItem, RoadsideKind};
 
 use crate::barrier_geometry::quad_facing;
@@ -207,14 +208,6 @@ fn add_board(
         seven_segment(mesh, d, 0.025, (y0, z0), w, h);
     }
     mesh.set_transform(None);
-}
-
-/// `SplitMix64` step.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// A number in `[0, 1)` from the `k`th draw of `seed`.

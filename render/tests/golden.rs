@@ -13,6 +13,9 @@
 //! absolute channel difference exceeds 4. A real regression (camera moved, car missing,
 //! material wrong, sky gone) changes far more than that.
 
+mod common;
+
+use common::gpu;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -28,20 +31,6 @@ use gripline_render::{
 
 const W: u32 = 256;
 const H: u32 = 144;
-
-fn gpu() -> Option<GpuContext> {
-    if std::env::var_os("GRIPLINE_SKIP_GPU_TESTS").is_some_and(|v| !v.is_empty() && v != "0") {
-        eprintln!("GRIPLINE_SKIP_GPU_TESTS is set: skipping a GPU test");
-        return None;
-    }
-    match GpuContext::headless(AdapterChoice::Software) {
-        Ok(gpu) => Some(gpu),
-        Err(e) => panic!(
-            "GPU tests need a software adapter: {e}. Install Mesa's lavapipe \
-             (apt install mesa-vulkan-drivers) or set GRIPLINE_SKIP_GPU_TESTS=1 to skip them."
-        ),
-    }
-}
 
 fn track(name: &str) -> &'static LoadedTrack {
     static CIRCUIT: OnceLock<LoadedTrack> = OnceLock::new();
@@ -79,9 +68,7 @@ fn golden_dir() -> PathBuf {
 }
 
 fn out_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("render-golden");
-    std::fs::create_dir_all(&dir).expect("output dir");
-    dir
+    common::out_dir("render-golden")
 }
 
 /// Differing pixel fraction and mean absolute channel difference.

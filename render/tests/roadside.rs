@@ -7,6 +7,9 @@
 //!
 //! The adapter rule is the golden tests' (`GRIPLINE_SKIP_GPU_TESTS=1` skips).
 
+mod common;
+
+use common::gpu;
 use std::path::PathBuf;
 
 use glam::DVec3;
@@ -15,31 +18,15 @@ use gripline_config::track_file::load_track;
 use gripline_config::vehicle_file::load_vehicle;
 use gripline_physics::track::{RoadsideKind, TrackMesh};
 use gripline_render::{
-    AdapterChoice, CameraView, FrameInput, GpuContext, OffscreenRenderer, RenderSettings,
-    RgbaImage, VehiclePose, VehicleVisual,
+    CameraView, FrameInput, GpuContext, OffscreenRenderer, RenderSettings, RgbaImage, VehiclePose,
+    VehicleVisual,
 };
 
 const W: u32 = 480;
 const H: u32 = 270;
 
-fn gpu() -> Option<GpuContext> {
-    if std::env::var_os("GRIPLINE_SKIP_GPU_TESTS").is_some_and(|v| !v.is_empty() && v != "0") {
-        eprintln!("GRIPLINE_SKIP_GPU_TESTS is set: skipping a GPU test");
-        return None;
-    }
-    match GpuContext::headless(AdapterChoice::Software) {
-        Ok(gpu) => Some(gpu),
-        Err(e) => panic!(
-            "GPU tests need a software adapter: {e}. Install Mesa's lavapipe \
-             (apt install mesa-vulkan-drivers) or set GRIPLINE_SKIP_GPU_TESTS=1 to skip them."
-        ),
-    }
-}
-
 fn out_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("render-roadside");
-    std::fs::create_dir_all(&dir).expect("output dir");
-    dir
+    common::out_dir("render-roadside")
 }
 
 fn visual() -> VehicleVisual {

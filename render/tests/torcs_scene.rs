@@ -6,6 +6,9 @@
 //! Skips with a printed reason when Debian's `torcs-data` is not installed; the adapter rule
 //! is the golden tests' (`GRIPLINE_SKIP_GPU_TESTS=1` skips).
 
+mod common;
+
+use common::gpu;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -13,32 +16,16 @@ use gripline_config::assets;
 use gripline_config::torcs::{load_torcs_track, scene_for_track};
 use gripline_config::vehicle_file::load_vehicle;
 use gripline_render::{
-    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, QualityTier,
-    RgbaImage, VehiclePose, VehicleVisual,
+    Camera, CameraMode, FrameInput, OffscreenRenderer, QualityTier, RgbaImage, VehiclePose,
+    VehicleVisual,
 };
 
 const FORZA: &str = "/usr/share/games/torcs/tracks/road/forza/forza.xml";
 const W: u32 = 480;
 const H: u32 = 270;
 
-fn gpu() -> Option<GpuContext> {
-    if std::env::var_os("GRIPLINE_SKIP_GPU_TESTS").is_some_and(|v| !v.is_empty() && v != "0") {
-        eprintln!("GRIPLINE_SKIP_GPU_TESTS is set: skipping a GPU test");
-        return None;
-    }
-    match GpuContext::headless(AdapterChoice::Software) {
-        Ok(gpu) => Some(gpu),
-        Err(e) => panic!(
-            "GPU tests need a software adapter: {e}. Install Mesa's lavapipe \
-             (apt install mesa-vulkan-drivers) or set GRIPLINE_SKIP_GPU_TESTS=1 to skip them."
-        ),
-    }
-}
-
 fn out_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("render-torcs");
-    std::fs::create_dir_all(&dir).expect("output dir");
-    dir
+    common::out_dir("render-torcs")
 }
 
 fn pixel(image: &RgbaImage, x: u32, y: u32) -> [f64; 3] {
