@@ -714,16 +714,18 @@ impl Vehicle {
 
         // 9. Tyre temperatures and wear.
         let air_speed = self.body.velocity.length();
-        for (i, w) in wheels.iter_mut().enumerate() {
+        let thermal_loads: [ThermalLoads; 4] = std::array::from_fn(|i| {
             let spin = self.spins[i].omega.abs();
-            let loads = ThermalLoads {
+            ThermalLoads {
                 sliding_power_w: sliding_w[i],
                 rolling_loss_power_w: rolling[i] * spin,
-                brake_power_w: w.brake_torque_n_m * spin,
+                brake_power_w: wheels[i].brake_torque_n_m * spin,
                 air_speed_m_per_s: air_speed,
-                in_contact: w.load_n > 0.0,
-            };
-            self.tyre_heat.advance(i, &loads, dt);
+                in_contact: wheels[i].load_n > 0.0,
+            }
+        });
+        self.tyre_heat.advance(&thermal_loads, dt);
+        for (i, w) in wheels.iter_mut().enumerate() {
             self.tyre_heat
                 .telemetry(i, p.axle(i / 2).wheel.tyre_pressure_pa, w);
         }
