@@ -674,9 +674,11 @@ impl Vehicle {
                 touching.normal.try_normalize().unwrap_or(DVec3::Z),
             )
         });
+        // The body's contact points where they are now, for the ground and the walls.
+        let body_world_points = self.body.pose.world_points(&self.body_points);
         let (body_force, body_torque, body_contacts) = body_contact_loads(
             &p.body,
-            &self.body_points,
+            &body_world_points,
             &self.body,
             ground,
             wheel_plane,
@@ -687,7 +689,7 @@ impl Vehicle {
         // Walls: nothing is added unless a point touches one (see `wall_contact`).
         let shape = BodyShape {
             params: &p.body,
-            points: &self.body_points,
+            world_points: &body_world_points,
             mass: MassProperties::new(mass, self.inertia),
         };
         let memory = &mut self.wall_memory;
