@@ -241,7 +241,7 @@ impl TriangleMesh {
         let candidates = hint
             .triangle()
             .and_then(|t| self.neighbourhoods.candidates(t, origin, end));
-        let Some(candidates) = candidates else {
+        let Some((candidates, mins, maxs)) = candidates else {
             let found = self.ray_cast_triangle(origin, direction, max_distance);
             // A miss (a body probe above the ground) remembers the triangle straight below
             // instead, so the next misses nearby are answered from its neighbourhood too.
@@ -259,8 +259,9 @@ impl TriangleMesh {
         // wins a tie) and strictly before `max_distance`.
         let mut best = (usize::MAX, max_distance);
         let (lo, hi) = (origin.min(end), origin.max(end));
-        for &t in candidates {
-            if !self.neighbourhoods.box_touches(t as usize, lo, hi) {
+        for ((&t, min), max) in candidates.iter().zip(mins).zip(maxs) {
+            // A triangle whose bounding box misses the segment's cannot meet the segment.
+            if !(min.cmple(hi).all() && max.cmpge(lo).all()) {
                 continue;
             }
             if let Some(toi) = self.shape.triangle(t).cast_local_ray(&ray, best.1, true)

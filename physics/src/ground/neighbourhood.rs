@@ -3,8 +3,9 @@
 //!
 //! A wheel moves a few centimetres per tick, so its ray nearly always meets the triangle it met
 //! last tick or one beside it. [`Neighbourhoods`] stores, for every triangle, its *cover box*
-//! (the triangle's bounding box grown by [`COVER_MARGIN_M`] on every side) and every triangle
-//! whose bounding box touches that cover box. A ray whose whole segment (origin to
+//! (the triangle's bounding box grown by [`COVER_MARGIN_XY_M`] horizontally and by
+//! [`COVER_MARGIN_M`] up and down) and every triangle whose bounding box touches that cover
+//! box, with those bounding boxes copied into the row so that a query reads one run of memory. A ray whose whole segment (origin to
 //! `origin + direction * max_distance`) lies inside the cover box of the hinted triangle can
 //! only meet triangles whose bounding boxes touch the segment's box, hence the cover box: all
 //! of them are in the list. Testing that list with the same ray-triangle test as the BVH, and
@@ -17,10 +18,17 @@
 
 use glam::DVec3;
 
-/// How far (m) each triangle's cover box reaches beyond the triangle's bounding box. A wheel's
-/// ray is about a metre long; with 2 m of margin a car at 80 m/s (8 cm per tick) stays inside
-/// the same cover box for dozens of ticks, while neighbourhoods stay a few dozen triangles.
+/// How far (m) each triangle's cover box reaches above and below the triangle's bounding box.
+/// A wheel's ray is about a metre and a half long and nearly vertical, starting above the
+/// road: its whole segment lies within this of the road's height.
 pub const COVER_MARGIN_M: f64 = 2.0;
+
+/// How far (m) each triangle's cover box reaches beyond the triangle's bounding box
+/// horizontally. A wheel's ray spans a few centimetres horizontally and the hint moves to the
+/// triangle hit every tick, so even at 80 m/s (8 cm per tick) the next ray lies well inside
+/// this margin, while the neighbourhoods stay a handful of triangles (the horizontal margin
+/// sets how many triangles beside the hinted one each query tests).
+pub const COVER_MARGIN_XY_M: f64 = 0.5;
 
 /// What one query remembers for the next: the triangle it hit last. Keep one per ray source
 /// (each wheel, each body probe). [`RayHint::default`] is "nothing yet".
@@ -53,9 +61,10 @@ impl RayHint {
 /// Every triangle's cover box and the triangles that may be hit inside it (compressed rows).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Neighbourhoods {
-    /// Each triangle's own bounding box, to skip most candidates before the exact test.
-    box_min: Vec<DVec3>,
-    box_max: Vec<DVec3>,
+    /// The bounding boxes of `members`, in the same order, to skip most candidates before the
+    /// exact test (a copy per row, so that a query reads its row's boxes in one run).
+    member_min: Vec<DVec3>,
+    member_max: Vec<DVec3>,
     cover_min: Vec<DVec3>,
     cover_max: Vec<DVec3>,
     /// Row `t` of `members` is `members[start[t]..start[t + 1]]`.
@@ -70,10 +79,10 @@ impl Neighbourhoods {
         boxes: &[(DVec3, DVec3)],
         mut touching: impl FnMut(DVec3, DVec3, &mut Vec<u32>),
     ) -> Self {
-        let margin = DVec3::splat(COVER_MARGIN_M);
+        let margin = DVec3::new(COVER_MARGIN_XY_M, COVER_MARGIN_XY_M, COVER_MARGIN_M);
         let mut n = Self {
-            box_min: boxes.iter().map(|b| b.0).collect(),
-            box_max: boxes.iter().map(|b| b.1).collect(),
+            member_min: Vec::new(),
+            member_max: Vec::new(),
             cover_min: Vec::with_capacity(boxes.len()),
             cover_max: Vec::with_capacity(boxes.len()),
             start: Vec::with_capacity(boxes.len() + 1),
@@ -89,6 +98,10 @@ impl Neighbourhoods {
             n.start
                 .push(u32::try_from(n.members.len()).unwrap_or(u32::MAX));
             n.members.extend_from_slice(&row);
+            n.member_min
+                .extend(row.iter().map(|&t| boxes[t as usize].0));
+            n.member_max
+                .extend(row.iter().map(|&t| boxes[t as usize].1));
             n.cover_min.push(lo);
             n.cover_max.push(hi);
         }
@@ -97,9 +110,15 @@ impl Neighbourhoods {
         n
     }
 
-    /// The triangles to test for a ray segment from `a` to `b` near `triangle`, or `None`
-    /// when the segment leaves that triangle's cover box (then only the BVH is exact).
-    pub(crate) fn candidates(&self, triangle: usize, a: DVec3, b: DVec3) -> Option<&[u32]> {
+    /// The triangles to test for a ray segment from `a` to `b` near `triangle`, with their
+    /// bounding boxes `(triangles, mins, maxs)`, or `None` when the segment leaves that
+    /// triangle's cover box (then only the BVH is exact).
+    pub(crate) fn candidates(
+        &self,
+        triangle: usize,
+        a: DVec3,
+        b: DVec3,
+    ) -> Option<(&[u32], &[DVec3], &[DVec3])> {
         let (lo, hi) = (
             *self.cover_min.get(triangle)?,
             *self.cover_max.get(triangle)?,
@@ -111,17 +130,11 @@ impl Neighbourhoods {
         }
         let from = *self.start.get(triangle)? as usize;
         let to = *self.start.get(triangle + 1)? as usize;
-        self.members.get(from..to)
-    }
-
-    /// Whether triangle `t`'s bounding box touches the box from `lo` to `hi`: a triangle
-    /// that does not cannot meet a segment inside that box.
-    #[inline]
-    pub(crate) fn box_touches(&self, t: usize, lo: DVec3, hi: DVec3) -> bool {
-        match (self.box_min.get(t), self.box_max.get(t)) {
-            (Some(min), Some(max)) => min.cmple(hi).all() && max.cmpge(lo).all(),
-            _ => false,
-        }
+        Some((
+            self.members.get(from..to)?,
+            self.member_min.get(from..to)?,
+            self.member_max.get(from..to)?,
+        ))
     }
 
     /// Number of triangles in the largest neighbourhood.

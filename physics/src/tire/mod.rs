@@ -145,12 +145,15 @@ pub struct TireOutput {
 impl TireOutput {
     /// True when every number in the output is finite.
     pub fn is_finite(&self) -> bool {
-        [self.fx, self.fy, self.mz, self.mx, self.my]
-            .into_iter()
-            .chain(self.slip_stiffness)
-            .chain(self.cornering_stiffness)
-            .chain(self.effective_radius)
-            .all(f64::is_finite)
+        // Plain tests rather than a chain of iterators: this runs for every wheel every tick.
+        self.fx.is_finite()
+            && self.fy.is_finite()
+            && self.mz.is_finite()
+            && self.mx.is_finite()
+            && self.my.is_finite()
+            && self.slip_stiffness.is_none_or(f64::is_finite)
+            && self.cornering_stiffness.is_none_or(f64::is_finite)
+            && self.effective_radius.is_none_or(f64::is_finite)
     }
 }
 

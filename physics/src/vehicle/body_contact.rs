@@ -65,12 +65,13 @@ pub fn body_points(
     points
 }
 
-/// Force and moment about the CG (world frame) of the body's contacts with the ground.
-/// `wheel_plane` is a point and a normal of the plane through the wheels' contact points when
-/// at least three wheels touch, for culling.
+/// Force and moment about the CG (world frame) of the body's contacts with the ground, for the
+/// contact points where `body` has them now (`world_points`, world frame: [`body_points`]
+/// through [`crate::vehicle::Pose::world_points`]). `wheel_plane` is a point and a normal of
+/// the plane through the wheels' contact points when at least three wheels touch, for culling.
 pub fn body_contact_loads(
     params: &BodyParams,
-    points: &[DVec3; BODY_POINTS],
+    world_points: &[DVec3; BODY_POINTS],
     body: &RigidBody,
     ground: &impl Ground,
     wheel_plane: Option<(DVec3, DVec3)>,
@@ -79,8 +80,7 @@ pub fn body_contact_loads(
     let mut force = DVec3::ZERO;
     let mut torque = DVec3::ZERO;
     let mut touching = 0;
-    for (&p, hint) in points.iter().zip(hints) {
-        let world = body.pose.world_point(p);
+    for (&world, hint) in world_points.iter().zip(hints) {
         if let Some((origin, normal)) = wheel_plane
             && (world - origin).dot(normal) > CULL_HEIGHT_M
         {
@@ -143,7 +143,7 @@ mod tests {
         body.pose.position.z = 0.45 - 0.12 - 0.01;
         let (f, _, n) = body_contact_loads(
             &p.body,
-            &pts,
+            &body.pose.world_points(&pts),
             &body,
             &FlatGround::default(),
             None,

@@ -48,6 +48,12 @@ impl Pose {
     pub fn world_point(&self, body_point: DVec3) -> DVec3 {
         self.position + self.orientation.mul_vec3(body_point)
     }
+
+    /// [`Pose::world_point`] of each of `body_points`, for the sets of points several parts
+    /// of a step look at (the body's contact points: ground and walls).
+    pub fn world_points<const N: usize>(&self, body_points: &[DVec3; N]) -> [DVec3; N] {
+        body_points.map(|p| self.world_point(p))
+    }
 }
 
 /// Largest angular speed the integrator keeps (rad/s): a safety net far above anything a car

@@ -674,9 +674,11 @@ impl Vehicle {
                 touching.normal.try_normalize().unwrap_or(DVec3::Z),
             )
         });
+        // The body's contact points where they are now, for the ground and the walls.
+        let body_world_points = self.body.pose.world_points(&self.body_points);
         let (body_force, body_torque, body_contacts) = body_contact_loads(
             &p.body,
-            &self.body_points,
+            &body_world_points,
             &self.body,
             ground,
             wheel_plane,
@@ -687,7 +689,7 @@ impl Vehicle {
         // Walls: nothing is added unless a point touches one (see `wall_contact`).
         let shape = BodyShape {
             params: &p.body,
-            points: &self.body_points,
+            world_points: &body_world_points,
             mass: MassProperties::new(mass, self.inertia),
         };
         let memory = &mut self.wall_memory;
@@ -714,16 +716,18 @@ impl Vehicle {
 
         // 9. Tyre temperatures and wear.
         let air_speed = self.body.velocity.length();
-        for (i, w) in wheels.iter_mut().enumerate() {
+        let thermal_loads: [ThermalLoads; 4] = std::array::from_fn(|i| {
             let spin = self.spins[i].omega.abs();
-            let loads = ThermalLoads {
+            ThermalLoads {
                 sliding_power_w: sliding_w[i],
                 rolling_loss_power_w: rolling[i] * spin,
-                brake_power_w: w.brake_torque_n_m * spin,
+                brake_power_w: wheels[i].brake_torque_n_m * spin,
                 air_speed_m_per_s: air_speed,
-                in_contact: w.load_n > 0.0,
-            };
-            self.tyre_heat.advance(i, &loads, dt);
+                in_contact: wheels[i].load_n > 0.0,
+            }
+        });
+        self.tyre_heat.advance(&thermal_loads, dt);
+        for (i, w) in wheels.iter_mut().enumerate() {
             self.tyre_heat
                 .telemetry(i, p.axle(i / 2).wheel.tyre_pressure_pa, w);
         }

@@ -109,11 +109,18 @@ impl TyreHeat {
         }
     }
 
-    /// Advances wheel `i`'s tyre by `dt` under `loads`, if it has a thermal model.
-    #[inline]
-    pub(crate) fn advance(&mut self, i: usize, loads: &ThermalLoads, dt: f64) {
-        if let Some(t) = &self.params[i / 2] {
-            self.states[i].step(t, loads, &self.environment, dt);
+    /// Advances the tyres `[FL, FR, RL, RR]` by `dt` under their `loads`, those with a thermal
+    /// model (the others are left alone).
+    pub(crate) fn advance(&mut self, loads: &[ThermalLoads; 4], dt: f64) {
+        if self.params.iter().all(Option::is_none) {
+            return;
+        }
+        // The four tyres see the same air speed: its convection factor (a power) once.
+        let factor = TyreThermalParams::convection_speed_factor(loads[0].air_speed_m_per_s);
+        for (i, (state, loads)) in self.states.iter_mut().zip(loads).enumerate() {
+            if let Some(t) = &self.params[i / 2] {
+                state.step_with_speed_factor(t, loads, factor, &self.environment, dt);
+            }
         }
     }
 

@@ -104,8 +104,9 @@ impl MassProperties {
 pub struct BodyShape<'a> {
     /// Contact stiffness (per point).
     pub params: &'a BodyParams,
-    /// The contact points, body frame.
-    pub points: &'a [DVec3; BODY_POINTS],
+    /// The contact points where the body has them now, world frame (the body frame's
+    /// through [`crate::vehicle::Pose::world_points`]).
+    pub world_points: &'a [DVec3; BODY_POINTS],
     /// Mass and inertia.
     pub mass: MassProperties,
 }
@@ -119,16 +120,15 @@ pub fn wall_contact_loads(
     memory: &mut WallMemory,
     dt: f64,
 ) -> Option<(DVec3, DVec3, usize)> {
-    let (params, points, mass) = (shape.params, shape.points, shape.mass);
+    let (params, points, mass) = (shape.params, shape.world_points, shape.mass);
     // Pass 1: which points touch, how deep, with which normal force.
     let mut touching: [Option<(DVec3, DVec3, f64, f64)>; BODY_POINTS] = [None; BODY_POINTS];
     let mut count = 0_usize;
-    for ((p, segment), slot) in points
+    for ((&world, segment), slot) in points
         .iter()
         .zip(memory.segments.iter_mut())
         .zip(touching.iter_mut())
     {
-        let world = body.pose.world_point(*p);
         let hit = if *segment == NO_SEGMENT {
             walls.find_entry(world, ENTRY_DEPTH_M)
         } else {
@@ -215,12 +215,12 @@ mod tests {
             };
             let mut memory = WallMemory::default();
             let mut deepest: f64 = 0.0;
-            let shape = BodyShape {
-                params: &p.body,
-                points: &points,
-                mass,
-            };
             for _ in 0..2000 {
+                let shape = BodyShape {
+                    params: &p.body,
+                    world_points: &body.pose.world_points(&points),
+                    mass,
+                };
                 let (f, t, _) = wall_contact_loads(&shape, &body, &walls, &mut memory, 0.001)
                     .unwrap_or_default();
                 body.integrate(f, t, mass.mass_kg, mass.inertia_kg_m2, 0.001);

@@ -10,6 +10,7 @@
 
 use std::f64::consts::{FRAC_PI_2, PI};
 
+use super::fast_atan::atan;
 use super::{MagicFormula, MfEvaluation, MfVersion};
 use crate::tire::TireInput;
 
@@ -46,14 +47,14 @@ fn cos_atan(x: f64) -> f64 {
 #[inline]
 fn magic(b: f64, c: f64, d: f64, e: f64, x: f64) -> f64 {
     let bx = b * x;
-    d * (c * (bx - e * (bx - bx.atan())).atan()).sin()
+    d * (c * atan(bx - e * (bx - atan(bx)))).sin()
 }
 
 /// The cosine weighting `cos(C atan(B x - E (B x - atan(B x))))` of the combined-slip equations.
 #[inline]
 fn weighting(b: f64, c: f64, e: f64, x: f64) -> f64 {
     let bx = b * x;
-    (c * (bx - e * (bx - bx.atan())).atan()).cos()
+    (c * atan(bx - e * (bx - atan(bx)))).cos()
 }
 
 /// `x` limited to `[lo, hi]`, `MFeval`'s way (no panic when `lo > hi`).
@@ -86,7 +87,7 @@ impl MagicFormula {
         let r0 = c.unloaded_radius;
         let fz0 = c.fnomin;
         let cz = c.vertical_stiffness * (1.0 + c.pfz1 * dpi);
-        let load_term = (fz0 / cz) * (c.dreff * (c.breff * fz / fz0).atan() + c.freff * fz / fz0);
+        let load_term = (fz0 / cz) * (c.dreff * atan(c.breff * fz / fz0) + c.freff * fz / fz0);
         let mut re = r0 * 0.965;
         let mut omega = 0.0;
         for _ in 0..20 {
@@ -117,7 +118,7 @@ impl MagicFormula {
         let c = &self.coefficients;
         let fz0p = self.fz0_prime;
         let load_shape = load_shape.unwrap_or_else(|| {
-            (c.pky4 * ((fz / fz0p) / (c.pky2 * (1.0 + c.ppy2 * dpi))).atan()).sin()
+            (c.pky4 * atan((fz / fz0p) / (c.pky2 * (1.0 + c.ppy2 * dpi)))).sin()
         });
         let kya = c.pky1 * fz0p * (1.0 + c.ppy1 * dpi) * load_shape * c.lky;
         let shy = (c.phy1 + c.phy2 * dfz) * c.lhy;
@@ -294,8 +295,9 @@ impl MagicFormula {
         // ── Pure lateral force Fy0 (4.E19 - 4.E30; MF 5.2 shift) ────────────────────────
         let cy = self.cy;
         let kya_load_shape = (c.pky4
-            * ((fz / fz0p) / ((c.pky2 + c.pky5 * gamma_star * gamma_star) * (1.0 + c.ppy2 * dpi)))
-                .atan())
+            * atan(
+                (fz / fz0p) / ((c.pky2 + c.pky5 * gamma_star * gamma_star) * (1.0 + c.ppy2 * dpi)),
+            ))
         .sin();
         let kya = c.pky1
             * fz0p
@@ -334,7 +336,7 @@ impl MagicFormula {
             * fz
             * (c.rvy1 + c.rvy2 * dfz + c.rvy3 * gamma_star)
             * cos_atan(c.rvy4 * alpha_star);
-        let svyk = dvyk * (c.rvy5 * (c.rvy6 * kappa).atan()).sin() * c.lvyka * reduction_smooth;
+        let svyk = dvyk * (c.rvy5 * atan(c.rvy6 * kappa)).sin() * c.lvyka * reduction_smooth;
         let shyk = c.rhy1 + c.rhy2 * dfz;
         let eyk = (c.rey1 + c.rey2 * dfz).min(1.0);
         let byk = (c.rby1 + c.rby4 * gamma_star * gamma_star)
@@ -367,7 +369,7 @@ impl MagicFormula {
             * (r0 / fz0p)
             * c.ltr;
         let et = ((c.qez1 + c.qez2 * dfz + c.qez3 * dfz * dfz)
-            * (1.0 + (c.qez4 + c.qez5 * gamma_star) * (2.0 / PI) * (bt * ct * alpha_t).atan()))
+            * (1.0 + (c.qez4 + c.qez5 * gamma_star) * (2.0 / PI) * atan(bt * ct * alpha_t)))
         .min(1.0);
         let br = c.qbz9 * c.lky / lmuy_star + c.qbz10 * by * cy;
         let cr = 1.0;
@@ -383,10 +385,10 @@ impl MagicFormula {
             * alpha_star.cos();
 
         let kappa_term = (kxk / kya_prime).powi(2) * kappa * kappa;
-        let alpha_r_eq = (alpha_r.tan().powi(2) + kappa_term).sqrt().atan() * sign(alpha_r);
-        let alpha_t_eq = (alpha_t.tan().powi(2) + kappa_term).sqrt().atan() * sign(alpha_t);
+        let alpha_r_eq = atan((alpha_r.tan().powi(2) + kappa_term).sqrt()) * sign(alpha_r);
+        let alpha_t_eq = atan((alpha_t.tan().powi(2) + kappa_term).sqrt()) * sign(alpha_t);
         let s = r0 * (c.ssz1 + c.ssz2 * (fy / fz0) + (c.ssz3 + c.ssz4 * dfz) * gamma) * c.ls;
-        let mzr = dr * (cr * (br * alpha_r_eq).atan()).cos() * reduction_smooth;
+        let mzr = dr * (cr * atan(br * alpha_r_eq)).cos() * reduction_smooth;
         let t =
             dt * weighting(bt, ct, et, alpha_t_eq) * cos_alpha_prime * c.lfzo * reduction_smooth;
         let mz = if is_mf52 {
@@ -461,13 +463,13 @@ impl MagicFormula {
             0.0
         } else {
             c.qsx4
-                * (c.qsx5 * (c.qsx6 * fz_mx / fz0).powi(2).atan()).cos()
-                * (c.qsx7 * gamma + c.qsx8 * (c.qsx9 * fy / fz0).atan()).sin()
+                * (c.qsx5 * atan((c.qsx6 * fz_mx / fz0).powi(2))).cos()
+                * (c.qsx7 * gamma + c.qsx8 * atan(c.qsx9 * fy / fz0)).sin()
         };
         let mx_camber = if c.qsx10 == 0.0 {
             0.0
         } else {
-            c.qsx10 * (c.qsx11 * fz_mx / fz0).atan() * gamma
+            c.qsx10 * atan(c.qsx11 * fz_mx / fz0) * gamma
         };
         r0 * fz_mx
             * c.lmx

@@ -56,10 +56,15 @@
 //! camber is zero and no low-speed reduction acts (it is then equal to `Fy0`).
 //! [`TireModel::evaluate_forces`] skips `Mx`, `My` and the effective radius, which a vehicle
 //! does not use, and [`TireModel::longitudinal_force`] computes only `Fx`; both give the same
-//! bits as [`TireModel::evaluate`] (the equations live in `equations.rs`).
+//! bits as [`TireModel::evaluate`] (the equations live in `equations.rs`). The arc tangents,
+//! some twenty per evaluation, come from `fast_atan.rs` (Cephes' rational approximation, within
+//! a couple of units in the last place of `f64::atan`, at well under half its cost): the
+//! outputs differ from an evaluation with `f64::atan` in the last bits only, far inside the
+//! `1e-6` of the `MFeval` conformance tests.
 
 mod coefficients;
 mod equations;
+mod fast_atan;
 
 pub use coefficients::{Dimension, MfCoefficients};
 

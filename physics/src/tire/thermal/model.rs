@@ -87,6 +87,21 @@ impl TyreThermalState {
         environment: &Environment,
         dt: f64,
     ) {
+        let factor = TyreThermalParams::convection_speed_factor(loads.air_speed_m_per_s);
+        self.step_with_speed_factor(params, loads, factor, environment, dt);
+    }
+
+    /// [`TyreThermalState::step`] with the air speed's convection factor already computed
+    /// ([`TyreThermalParams::convection_speed_factor`] of `loads.air_speed_m_per_s`, the same
+    /// for the four tyres of a car): the same bits.
+    pub fn step_with_speed_factor(
+        &mut self,
+        params: &TyreThermalParams,
+        loads: &ThermalLoads,
+        convection_speed_factor: f64,
+        environment: &Environment,
+        dt: f64,
+    ) {
         if !(dt > 0.0 && dt.is_finite()) {
             return;
         }
@@ -94,7 +109,7 @@ impl TyreThermalState {
         let sliding = power(loads.sliding_power_w);
         let rolling = power(loads.rolling_loss_power_w);
         let brake = power(loads.brake_power_w);
-        let h = params.convection_w_per_m2_k(loads.air_speed_m_per_s);
+        let h = params.convection_at_speed_factor(convection_speed_factor);
         let air = environment.ambient_temp_c;
         let road = if loads.in_contact {
             params.road_conductance_w_per_k

@@ -183,12 +183,27 @@ impl TyreThermalParams {
     /// The convection coefficient `h0 + h1 (v / 1 m/s)^0.8` at air speed `speed_m_per_s`
     /// (W/(m² K)); negative and non-finite speeds count as still air.
     pub fn convection_w_per_m2_k(&self, speed_m_per_s: f64) -> f64 {
+        self.convection_at_speed_factor(Self::convection_speed_factor(speed_m_per_s))
+    }
+
+    /// The air speed's share of the convection, `(v / 1 m/s)^0.8`, the same for every tyre of
+    /// a car: computed once per step (a power is costly) and handed to
+    /// [`TyreThermalParams::convection_at_speed_factor`]. Negative and non-finite speeds count
+    /// as still air.
+    pub fn convection_speed_factor(speed_m_per_s: f64) -> f64 {
         let v = if speed_m_per_s.is_finite() {
             speed_m_per_s.abs()
         } else {
             0.0
         };
-        self.convection_still_air_w_per_m2_k + self.convection_at_1_m_per_s_w_per_m2_k * v.powf(0.8)
+        v.powf(0.8)
+    }
+
+    /// The convection coefficient `h0 + h1 factor` (W/(m² K)) for the air speed's `factor`
+    /// from [`TyreThermalParams::convection_speed_factor`]: the same bits as
+    /// [`TyreThermalParams::convection_w_per_m2_k`] at that speed.
+    pub fn convection_at_speed_factor(&self, factor: f64) -> f64 {
+        self.convection_still_air_w_per_m2_k + self.convection_at_1_m_per_s_w_per_m2_k * factor
     }
 }
 
