@@ -9,7 +9,8 @@
 //!   (`GRIPLINE_ADAPTER=software` picks lavapipe).
 //! - [`SceneRenderer`] ([`scene`]): sky, sun and shadow map, track surfaces and markings,
 //!   cones and boards, the roadside, the car with spinning, steering, travelling wheels; MSAA
-//!   resolved into the caller's target.
+//!   resolved into the caller's target; it draws a [`FrameInput`] ([`frame_input`]), its
+//!   static meshes are vertex buffers drawn whole or by visible tiles.
 //! - [`track_geometry`]: the track's triangles; [`barrier_geometry`]: its barriers, drawn
 //!   from the physics polylines; [`roadside`]: braking boards, trees and buildings placed by
 //!   the track's rules (one tiled mesh with the barriers, left out over an imported scene).
@@ -76,7 +77,9 @@ pub mod camera;
 pub mod car_mesh;
 pub mod error;
 pub mod frame_capture;
+pub mod frame_input;
 pub mod gpu;
+mod gpu_mesh;
 pub mod mesh;
 pub mod offscreen;
 pub mod pose;
@@ -96,9 +99,10 @@ pub mod window_surface;
 
 pub use camera::{Camera, CameraMode, CameraView};
 pub use error::RenderError;
+pub use frame_input::FrameInput;
 pub use gpu::{AdapterChoice, GpuContext};
 pub use offscreen::{OffscreenRenderer, RgbaImage, render_frame_png};
 pub use pose::{SpinAngles, VehiclePose, WheelPose};
-pub use scene::{FrameInput, SceneRenderer};
+pub use scene::SceneRenderer;
 pub use settings::{QualityTier, RenderSettings};
 pub use vehicle_visual::VehicleVisual;

@@ -13,10 +13,9 @@ use bytemuck::{Pod, Zeroable};
 use glam::{DMat4, DQuat, DVec3, Mat4, Vec3};
 use gripline_config::torcs::TrackScene;
 use gripline_physics::track::TrackMesh;
-use wgpu::util::DeviceExt;
 
-use crate::camera::CameraView;
 use crate::car_mesh;
+use crate::gpu_mesh::GpuMesh;
 use crate::mesh::MeshBuilder;
 use crate::scene_pipelines::{DEPTH_FORMAT, SceneLayouts, ScenePipelines};
 use crate::settings::choose_msaa_samples;
@@ -26,9 +25,7 @@ use crate::tiles::{
 use crate::track_geometry::TrackGeometry;
 use crate::track_scene::{GpuTrackScene, SceneDrawContext};
 use crate::upscale::{Upscaler, scaled_size};
-use crate::{
-    Camera, CameraMode, GpuContext, RenderError, RenderSettings, VehiclePose, VehicleVisual,
-};
+use crate::{FrameInput, GpuContext, RenderError, RenderSettings, VehicleVisual};
 
 /// Model slots: track, body, four wheels, steering wheel.
 const MODEL_SLOTS: usize = 12;
@@ -43,51 +40,6 @@ const SHADOW_HALF_EXTENT_M: f32 = 28.0;
 /// Fog density (1/m): about a quarter of the colour is haze at one kilometre.
 const FOG_DENSITY_PER_M: f32 = 0.00028;
 
-/// What one frame shows.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FrameInput {
-    /// The car, already interpolated between physics snapshots.
-    pub pose: VehiclePose,
-    /// Where the camera is.
-    pub view: CameraView,
-    /// Whether to draw the cockpit (dashboard, pillars, steering wheel).
-    pub show_cockpit: bool,
-    /// A ghost of the same car (the best lap), drawn see-through, if any.
-    pub ghost: Option<VehiclePose>,
-    /// Size of the target (pixels); the renderer resizes its textures to it.
-    pub width: u32,
-    /// Height of the target (pixels).
-    pub height: u32,
-}
-
-impl FrameInput {
-    /// A frame of `pose` seen by `camera` (the cockpit drawn in the cockpit view), for a
-    /// `width` x `height` target.
-    pub fn new(
-        pose: &VehiclePose,
-        camera: &Camera,
-        visual: &VehicleVisual,
-        width: u32,
-        height: u32,
-    ) -> Self {
-        Self {
-            pose: *pose,
-            view: camera.view(pose, visual),
-            show_cockpit: camera.mode == CameraMode::Cockpit,
-            ghost: None,
-            width,
-            height,
-        }
-    }
-
-    /// The same frame with a ghost car at `pose`.
-    #[must_use]
-    pub fn with_ghost(mut self, pose: Option<VehiclePose>) -> Self {
-        self.ghost = pose;
-        self
-    }
-}
-
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 struct Globals {
@@ -100,39 +52,6 @@ struct Globals {
     sky_horizon: [f32; 4],
     ground_tint: [f32; 4],
     params: [f32; 4],
-}
-
-struct GpuMesh {
-    buffer: wgpu::Buffer,
-    count: u32,
-}
-
-impl GpuMesh {
-    fn new(device: &wgpu::Device, label: &str, mesh: &MeshBuilder) -> Option<Self> {
-        if mesh.vertices.is_empty() {
-            return None;
-        }
-        let count = u32::try_from(mesh.vertices.len()).ok()?;
-        let buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some(label),
-            contents: bytemuck::cast_slice(&mesh.vertices),
-            usage: wgpu::BufferUsages::VERTEX,
-        });
-        Some(Self { buffer, count })
-    }
-
-    fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
-        pass.set_vertex_buffer(0, self.buffer.slice(..));
-        pass.draw(0..self.count, 0..1);
-    }
-
-    /// Draws the vertex ranges `ranges` only (the visible tiles).
-    fn draw_ranges(&self, pass: &mut wgpu::RenderPass<'_>, ranges: &[(u32, u32)]) {
-        pass.set_vertex_buffer(0, self.buffer.slice(..));
-        for &(first, end) in ranges {
-            pass.draw(first.min(self.count)..end.min(self.count), 0..1);
-        }
-    }
 }
 
 struct Targets {
