@@ -12,6 +12,7 @@ mod dynamics;
 mod robustness;
 mod statics;
 mod thermal;
+mod tread_relaxation;
 mod walls;
 
 use glam::DVec3;
