@@ -313,24 +313,15 @@ impl ReplayViewer {
     }
 }
 
+/// The pose between two replay states: [`VehiclePose::interpolate`], except that the wheels
+/// keep the nearer state's spin angles (a replay's angles are sampled, not continuous).
 fn lerp_pose(a: &VehiclePose, b: &VehiclePose, t: f64) -> VehiclePose {
     let near = if t < 0.5 { a } else { b };
-    VehiclePose {
-        position: a.position.lerp(b.position, t),
-        orientation: a.orientation.slerp(b.orientation, t),
-        wheels: std::array::from_fn(|i| {
-            let (wa, wb) = (&a.wheels[i], &b.wheels[i]);
-            gripline_render::pose::WheelPose {
-                centre_world: wa.centre_world.lerp(wb.centre_world, t),
-                steer_rad: wa.steer_rad + (wb.steer_rad - wa.steer_rad) * t,
-                spin_angle_rad: near.wheels[i].spin_angle_rad,
-                travel_m: wa.travel_m + (wb.travel_m - wa.travel_m) * t,
-            }
-        }),
-        steering_wheel_rad: a.steering_wheel_rad
-            + (b.steering_wheel_rad - a.steering_wheel_rad) * t,
-        brake_lamps_lit: near.brake_lamps_lit,
+    let mut pose = VehiclePose::interpolate(a, b, t);
+    for (wheel, nearest) in pose.wheels.iter_mut().zip(&near.wheels) {
+        wheel.spin_angle_rad = nearest.spin_angle_rad;
     }
+    pose
 }
 
 /// Replay files in `dir` (saved) and `dir/recent` (automatic), newest first.
