@@ -66,6 +66,7 @@ pub mod commands;
 pub mod device_thread;
 pub mod interpolation;
 pub mod keyboard;
+pub mod prefault;
 pub mod rig;
 pub mod scheduler;
 pub mod sim_core;

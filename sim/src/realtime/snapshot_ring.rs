@@ -94,7 +94,8 @@ pub struct SnapshotConsumer {
 
 /// A ring of `capacity` snapshots (at least 2).
 pub fn snapshot_ring(capacity: usize) -> (SnapshotProducer, SnapshotConsumer) {
-    let (producer, consumer) = RingBuffer::new(capacity.max(2));
+    let (mut producer, mut consumer) = RingBuffer::new(capacity.max(2));
+    super::prefault::prefault_ring(&mut producer, &mut consumer, Stamped::default);
     let dropped = Arc::new(AtomicU64::new(0));
     (
         SnapshotProducer {

@@ -191,7 +191,11 @@ pub fn start_recording(
         .and_then(|()| out.write_all(text.as_bytes()))
         .with_context(|| format!("{}: cannot write", path.display()))?;
 
-    let (producer, consumer) = RingBuffer::new(RING_CAPACITY);
+    let (mut producer, mut consumer) = RingBuffer::new(RING_CAPACITY);
+    // Mapped now, not page by page by the sim thread over the first minute.
+    crate::realtime::prefault::prefault_ring(&mut producer, &mut consumer, || {
+        Record::Event(JournalEvent::Reset)
+    });
     let (requests_tx, requests_rx) = mpsc::channel();
     let ticks = Arc::new(AtomicU64::new(0));
     let stopped = Arc::new(AtomicBool::new(false));
