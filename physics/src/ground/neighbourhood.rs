@@ -13,6 +13,10 @@
 //! without visiting the tree. Outside the cover box the query falls back to the BVH and moves
 //! the hint to the triangle it hit.
 //!
+//! Each row also keeps the highest top of its members' bounding boxes: a segment wholly above
+//! it meets none of them, which answers a body probe above the ground (the usual case) without
+//! testing the row's boxes one by one; the answer is the one the loop would give.
+//!
 //! The hint is only a cache: a stale, wrong or default hint never changes a result, only the
 //! time it takes (see the tests and `tests/ground_coherence.rs`).
 
@@ -65,6 +69,8 @@ pub(crate) struct Neighbourhoods {
     /// exact test (a copy per row, so that a query reads its row's boxes in one run).
     member_min: Vec<DVec3>,
     member_max: Vec<DVec3>,
+    /// The highest `member_max.z` of each row (`-inf` for an empty row).
+    top: Vec<f64>,
     cover_min: Vec<DVec3>,
     cover_max: Vec<DVec3>,
     /// Row `t` of `members` is `members[start[t]..start[t + 1]]`.
@@ -83,6 +89,7 @@ impl Neighbourhoods {
         let mut n = Self {
             member_min: Vec::new(),
             member_max: Vec::new(),
+            top: Vec::with_capacity(boxes.len()),
             cover_min: Vec::with_capacity(boxes.len()),
             cover_max: Vec::with_capacity(boxes.len()),
             start: Vec::with_capacity(boxes.len() + 1),
@@ -102,6 +109,11 @@ impl Neighbourhoods {
                 .extend(row.iter().map(|&t| boxes[t as usize].0));
             n.member_max
                 .extend(row.iter().map(|&t| boxes[t as usize].1));
+            n.top.push(
+                row.iter()
+                    .map(|&t| boxes[t as usize].1.z)
+                    .fold(f64::NEG_INFINITY, f64::max),
+            );
             n.cover_min.push(lo);
             n.cover_max.push(hi);
         }
@@ -112,7 +124,8 @@ impl Neighbourhoods {
 
     /// The triangles to test for a ray segment from `a` to `b` near `triangle`, with their
     /// bounding boxes `(triangles, mins, maxs)`, or `None` when the segment leaves that
-    /// triangle's cover box (then only the BVH is exact).
+    /// triangle's cover box (then only the BVH is exact). The lists are empty when the
+    /// segment lies wholly above every box of the row (none could pass the box test).
     pub(crate) fn candidates(
         &self,
         triangle: usize,
@@ -127,6 +140,9 @@ impl Neighbourhoods {
             a.cmpge(lo).all() && a.cmple(hi).all() && b.cmpge(lo).all() && b.cmple(hi).all();
         if !inside {
             return None;
+        }
+        if a.z.min(b.z) > *self.top.get(triangle)? {
+            return Some((&[], &[], &[]));
         }
         let from = *self.start.get(triangle)? as usize;
         let to = *self.start.get(triangle + 1)? as usize;

@@ -110,6 +110,8 @@ pub struct Walls {
     /// `cell_start[c]..cell_start[c + 1]` indexes `cell_items` for cell `c`.
     cell_start: Vec<u32>,
     cell_items: Vec<u32>,
+    /// Whether callers must look every point up every tick (see [`Walls::exhaustive`]).
+    exhaustive: bool,
 }
 
 impl Walls {
@@ -245,7 +247,22 @@ impl Walls {
             rows,
             cell_start,
             cell_items,
+            exhaustive: false,
         }
+    }
+
+    /// The same walls, telling callers to look every point up every tick rather than skip
+    /// those that [`Walls::clearance_m`] shows to be out of reach: for tests that check that
+    /// the skip changes nothing.
+    #[must_use]
+    pub fn exhaustive(mut self) -> Self {
+        self.exhaustive = true;
+        self
+    }
+
+    /// Whether [`Walls::exhaustive`] made these walls.
+    pub fn is_exhaustive(&self) -> bool {
+        self.exhaustive
     }
 
     /// Whether there are no walls at all.
@@ -321,6 +338,45 @@ impl Walls {
             && hit.depth_m > 0.0
             && hit.depth_m <= max_depth_m.min(CELL_MARGIN_M))
         .then_some(hit)
+    }
+
+    /// A lower bound (m) on the horizontal distance from `p` to every segment, capped at
+    /// `reach_m`; zero for a non-finite `p`. It is the distance to the nearest segment listed
+    /// in the grid cells within `reach_m` (and a millimetre) of `p`: a segment nearer than
+    /// `reach_m` has its nearest point to `p` in one of them, and every cell that point's
+    /// bounding box touches lists it. So [`Walls::find_entry`] finds nothing for a point
+    /// farther than [`CELL_MARGIN_M`] from every segment, and a point within
+    /// `clearance_m(p) - CELL_MARGIN_M` of `p` (horizontally) is such a point.
+    pub fn clearance_m(&self, p: DVec3, reach_m: f64) -> f64 {
+        if !p.is_finite() || !reach_m.is_finite() {
+            return 0.0;
+        }
+        if self.segments.is_empty() {
+            return reach_m;
+        }
+        let q = p.truncate();
+        let grown = DVec2::splat(reach_m + 1e-3);
+        let lo = (q - grown - self.origin) / self.cell_m;
+        let hi = (q + grown - self.origin) / self.cell_m;
+        // Clamped to the grid, which holds every segment's cells.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let clamp = |v: f64, n: usize| (v.floor().max(0.0) as usize).min(n - 1);
+        let mut nearest2 = reach_m * reach_m;
+        for y in clamp(lo.y, self.rows)..=clamp(hi.y, self.rows) {
+            let row = y * self.columns;
+            for c in row + clamp(lo.x, self.columns)..=row + clamp(hi.x, self.columns) {
+                let items =
+                    &self.cell_items[self.cell_start[c] as usize..self.cell_start[c + 1] as usize];
+                for &i in items {
+                    let s = &self.segments[i as usize];
+                    let w = q - s.a.truncate();
+                    let t = (w.dot(s.dir) / s.length_m).clamp(0.0, 1.0);
+                    let along = w - s.dir * (t * s.length_m);
+                    nearest2 = nearest2.min(along.length_squared());
+                }
+            }
+        }
+        nearest2.sqrt()
     }
 
     /// A contact that goes on: starting from `segment` (what `p` touched last tick), walks
@@ -465,5 +521,46 @@ mod tests {
             checked += usize::from(scan.is_some());
         }
         assert!(checked > 500, "{checked}");
+    }
+
+    #[test]
+    fn the_clearance_is_the_distance_to_the_nearest_segment_within_its_reach() {
+        let points: Vec<DVec3> = (0..200)
+            .map(|i| {
+                let x = f64::from(i) * 2.0;
+                DVec3::new(x, 10.0 * (x / 40.0).sin(), 0.1 * x)
+            })
+            .collect();
+        let w = Walls::new(&[WallRun {
+            points: &points,
+            closed: false,
+            height_m: 2.0,
+            open_to_left: true,
+            friction: 0.5,
+            restitution: 0.2,
+        }]);
+        for i in 0..4000 {
+            let x = f64::from(i) * 0.11 - 20.0;
+            let y = 10.0 * (x / 40.0).sin() + 30.0 * ((f64::from(i) * 0.37).sin());
+            let p = DVec3::new(x, y, 0.0);
+            let nearest = w
+                .segments()
+                .iter()
+                .map(|s| {
+                    let v = p.truncate() - s.a.truncate();
+                    let t = (v.dot(s.dir) / s.length_m).clamp(0.0, 1.0);
+                    (v - s.dir * (t * s.length_m)).length()
+                })
+                .fold(f64::INFINITY, f64::min);
+            for reach in [1.0, 12.0] {
+                let clearance = w.clearance_m(p, reach);
+                assert!(
+                    (clearance - nearest.min(reach)).abs() < 1e-9,
+                    "{p}: {clearance} for {nearest} within {reach}"
+                );
+            }
+        }
+        assert!(w.clearance_m(DVec3::NAN, 12.0) == 0.0);
+        assert!(Walls::default().clearance_m(DVec3::ZERO, 12.0) >= 12.0);
     }
 }

@@ -29,34 +29,59 @@
 //! `N` points in contact. So friction never reverses a sliding velocity and never adds energy,
 //! however large the normal force of a hard impact.
 //!
-//! Walls far from the car cost one grid look-up per point and tick.
+//! Walls far from the car cost one grid look-up per point and tick, and less when they are
+//! farther: the memory keeps where the walls' clearance ([`Walls::clearance_m`], up to
+//! [`CLEARANCE_REACH_M`]) was last measured and how much it was, and a point not in contact
+//! that lies, horizontally, within that clearance less [`CELL_MARGIN_M`] (and a micrometre)
+//! of where it was measured is farther than [`CELL_MARGIN_M`] from every face: its look-up
+//! would find nothing, so it is skipped. The clearance is measured again, at the body's
+//! centre of mass, when a free point is not covered and the centre has moved more than
+//! [`CLEARANCE_REFRESH_M`] since. The results are the same bits either way.
 
-use glam::DVec3;
+use glam::{DVec2, DVec3};
 
 use super::body_contact::BODY_POINTS;
 use super::chassis::RigidBody;
 use super::params::BodyParams;
 use crate::ground::Walls;
-use crate::ground::walls::NO_SEGMENT;
+use crate::ground::walls::{CELL_MARGIN_M, NO_SEGMENT};
 
 /// Deepest a point may lie behind a face when its contact starts (m): more than any point
 /// moves in a tick (200 km/h is 5.6 cm per tick at 1 kHz).
 pub const ENTRY_DEPTH_M: f64 = 0.25;
 
+/// How far (m) the walls' clearance is measured from the body's centre of mass: beyond the
+/// body's reach plus the distance it covers in many ticks.
+pub const CLEARANCE_REACH_M: f64 = 12.0;
+
+/// How far (m) the centre of mass moves before a clearance that no longer covers every free
+/// point is measured again (near a wall the points are looked up as before, and the
+/// clearance is not measured every tick).
+pub const CLEARANCE_REFRESH_M: f64 = 1.0;
+
+/// What the covered radius leaves for rounding (m).
+const CLEARANCE_SLACK_M: f64 = 1e-6;
+
 /// Normal speed over which the spring blends from loading to unloading (m/s).
 pub const LOADING_BLEND_M_PER_S: f64 = 0.05;
 
 /// Which wall segment each body point touched last tick ([`NO_SEGMENT`]: none). The contact
-/// memory that keeps each point on its side of a wall.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// memory that keeps each point on its side of a wall; with it, where the walls' clearance
+/// was last measured (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WallMemory {
     segments: [u32; BODY_POINTS],
+    /// Where (horizontal, world frame) the clearance was measured, and the squared radius
+    /// (m²) around it within which a point is farther than [`CELL_MARGIN_M`] from every
+    /// face (negative: none).
+    clear: Option<(DVec2, f64)>,
 }
 
 impl Default for WallMemory {
     fn default() -> Self {
         Self {
             segments: [NO_SEGMENT; BODY_POINTS],
+            clear: None,
         }
     }
 }
@@ -111,6 +136,43 @@ pub struct BodyShape<'a> {
     pub mass: MassProperties,
 }
 
+/// Which of `points` are free (not in contact) and within the clearance `memory` keeps, the
+/// clearance measured again at `centre` when a free point is not and `centre` has moved more
+/// than [`CLEARANCE_REFRESH_M`] since it was.
+fn covered_points(
+    points: &[DVec3; BODY_POINTS],
+    centre: DVec3,
+    walls: &Walls,
+    memory: &mut WallMemory,
+) -> [bool; BODY_POINTS] {
+    let test = |clear: Option<(DVec2, f64)>| {
+        let mut covered = [false; BODY_POINTS];
+        let mut all = true;
+        for ((p, &segment), c) in points.iter().zip(&memory.segments).zip(&mut covered) {
+            if segment != NO_SEGMENT {
+                continue;
+            }
+            *c = clear.is_some_and(|(at, r2)| (p.truncate() - at).length_squared() < r2);
+            all &= *c;
+        }
+        (covered, all)
+    };
+    let (covered, all) = test(memory.clear);
+    if all {
+        return covered;
+    }
+    let stale = memory.clear.is_none_or(|(at, _)| {
+        (centre.truncate() - at).length_squared() > CLEARANCE_REFRESH_M * CLEARANCE_REFRESH_M
+    });
+    if !stale {
+        return covered;
+    }
+    let radius = walls.clearance_m(centre, CLEARANCE_REACH_M) - CELL_MARGIN_M - CLEARANCE_SLACK_M;
+    let r2 = if radius > 0.0 { radius * radius } else { -1.0 };
+    memory.clear = centre.is_finite().then_some((centre.truncate(), r2));
+    test(memory.clear).0
+}
+
 /// Force and moment about the CG (world frame) of the walls on the body, and the number of
 /// points touching them; `None`, with nothing to add, when no point touches a wall.
 pub fn wall_contact_loads(
@@ -121,15 +183,35 @@ pub fn wall_contact_loads(
     dt: f64,
 ) -> Option<(DVec3, DVec3, usize)> {
     let (params, points, mass) = (shape.params, shape.world_points, shape.mass);
+    // The usual case, far from any wall: no point in contact, all within the clearance.
+    if !walls.is_exhaustive()
+        && let Some((at, r2)) = memory.clear
+        && memory.segments.iter().all(|&s| s == NO_SEGMENT)
+        && points
+            .iter()
+            .all(|p| (p.truncate() - at).length_squared() < r2)
+    {
+        return None;
+    }
+    // Which free points the clearance shows to be out of reach.
+    let covered = if walls.is_exhaustive() {
+        [false; BODY_POINTS]
+    } else {
+        covered_points(points, body.pose.position, walls, memory)
+    };
     // Pass 1: which points touch, how deep, with which normal force.
     let mut touching: [Option<(DVec3, DVec3, f64, f64)>; BODY_POINTS] = [None; BODY_POINTS];
     let mut count = 0_usize;
-    for ((&world, segment), slot) in points
+    for (((&world, segment), slot), &covered) in points
         .iter()
         .zip(memory.segments.iter_mut())
         .zip(touching.iter_mut())
+        .zip(&covered)
     {
         let hit = if *segment == NO_SEGMENT {
+            if covered {
+                continue;
+            }
             walls.find_entry(world, ENTRY_DEPTH_M)
         } else {
             walls.follow(world, *segment)

@@ -11,6 +11,7 @@
 use std::f64::consts::{FRAC_PI_2, PI};
 
 use super::fast_atan::atan;
+use super::fast_sin_cos::{cos, sin};
 use super::{MagicFormula, MfEvaluation, MfVersion};
 use crate::tire::TireInput;
 
@@ -47,14 +48,14 @@ fn cos_atan(x: f64) -> f64 {
 #[inline]
 fn magic(b: f64, c: f64, d: f64, e: f64, x: f64) -> f64 {
     let bx = b * x;
-    d * (c * atan(bx - e * (bx - atan(bx)))).sin()
+    d * sin(c * atan(bx - e * (bx - atan(bx))))
 }
 
 /// The cosine weighting `cos(C atan(B x - E (B x - atan(B x))))` of the combined-slip equations.
 #[inline]
 fn weighting(b: f64, c: f64, e: f64, x: f64) -> f64 {
     let bx = b * x;
-    (c * atan(bx - e * (bx - atan(bx)))).cos()
+    cos(c * atan(bx - e * (bx - atan(bx))))
 }
 
 /// `x` limited to `[lo, hi]`, `MFeval`'s way (no panic when `lo > hi`).
@@ -117,9 +118,8 @@ impl MagicFormula {
     ) -> f64 {
         let c = &self.coefficients;
         let fz0p = self.fz0_prime;
-        let load_shape = load_shape.unwrap_or_else(|| {
-            (c.pky4 * atan((fz / fz0p) / (c.pky2 * (1.0 + c.ppy2 * dpi)))).sin()
-        });
+        let load_shape = load_shape
+            .unwrap_or_else(|| sin(c.pky4 * atan((fz / fz0p) / (c.pky2 * (1.0 + c.ppy2 * dpi)))));
         let kya = c.pky1 * fz0p * (1.0 + c.ppy1 * dpi) * load_shape * c.lky;
         let shy = (c.phy1 + c.phy2 * dfz) * c.lhy;
         let svy = fz * (c.pvy1 + c.pvy2 * dfz) * c.lvy * lmuy_star;
@@ -204,7 +204,7 @@ impl MagicFormula {
             if vxlow > 0.0 {
                 if vcx.abs() <= vxlow {
                     let linear = (vcx / vxlow).abs();
-                    let w_vlow = 0.5 * (1.0 + (PI * (vcx / vxlow)).cos());
+                    let w_vlow = 0.5 * (1.0 + cos(PI * (vcx / vxlow)));
                     reduction_smooth = 1.0 - w_vlow;
                     low_speed = true;
                     kappa *= linear;
@@ -237,7 +237,7 @@ impl MagicFormula {
             _ => alpha.tan(),
         };
         let alpha_star = tan_alpha * sign_vcx;
-        let gamma_star = gamma.sin();
+        let gamma_star = sin(gamma);
         let vsy = tan_alpha * vcx.abs();
         let vc = (vcx * vcx + vsy * vsy).sqrt();
         // cos(alpha'), alpha' = acos(Vcx / Vc'), Vc' = Vc + eps.
@@ -294,11 +294,10 @@ impl MagicFormula {
 
         // ── Pure lateral force Fy0 (4.E19 - 4.E30; MF 5.2 shift) ────────────────────────
         let cy = self.cy;
-        let kya_load_shape = (c.pky4
+        let kya_load_shape = sin(c.pky4
             * atan(
                 (fz / fz0p) / ((c.pky2 + c.pky5 * gamma_star * gamma_star) * (1.0 + c.ppy2 * dpi)),
-            ))
-        .sin();
+            ));
         let kya = c.pky1
             * fz0p
             * (1.0 + c.ppy1 * dpi)
@@ -336,7 +335,7 @@ impl MagicFormula {
             * fz
             * (c.rvy1 + c.rvy2 * dfz + c.rvy3 * gamma_star)
             * cos_atan(c.rvy4 * alpha_star);
-        let svyk = dvyk * (c.rvy5 * atan(c.rvy6 * kappa)).sin() * c.lvyka * reduction_smooth;
+        let svyk = dvyk * sin(c.rvy5 * atan(c.rvy6 * kappa)) * c.lvyka * reduction_smooth;
         let shyk = c.rhy1 + c.rhy2 * dfz;
         let eyk = (c.rey1 + c.rey2 * dfz).min(1.0);
         let byk = (c.rby1 + c.rby4 * gamma_star * gamma_star)
@@ -372,7 +371,6 @@ impl MagicFormula {
             * (1.0 + (c.qez4 + c.qez5 * gamma_star) * (2.0 / PI) * atan(bt * ct * alpha_t)))
         .min(1.0);
         let br = c.qbz9 * c.lky / lmuy_star + c.qbz10 * by * cy;
-        let cr = 1.0;
         let dr = fz_mz
             * r0
             * ((c.qdz6 + c.qdz7 * dfz) * c.lres
@@ -382,13 +380,14 @@ impl MagicFormula {
                     * c.lkzc)
             * lmuy_star
             * sign_vcx
-            * alpha_star.cos();
+            * cos(alpha_star);
 
         let kappa_term = (kxk / kya_prime).powi(2) * kappa * kappa;
         let alpha_r_eq = atan((alpha_r.tan().powi(2) + kappa_term).sqrt()) * sign(alpha_r);
         let alpha_t_eq = atan((alpha_t.tan().powi(2) + kappa_term).sqrt()) * sign(alpha_t);
         let s = r0 * (c.ssz1 + c.ssz2 * (fy / fz0) + (c.ssz3 + c.ssz4 * dfz) * gamma) * c.ls;
-        let mzr = dr * (cr * atan(br * alpha_r_eq)).cos() * reduction_smooth;
+        // cos(Cr atan(Br alpha_r,eq)) with Cr = 1, without trigonometry.
+        let mzr = dr * cos_atan(br * alpha_r_eq) * reduction_smooth;
         let t =
             dt * weighting(bt, ct, et, alpha_t_eq) * cos_alpha_prime * c.lfzo * reduction_smooth;
         let mz = if is_mf52 {
@@ -463,8 +462,8 @@ impl MagicFormula {
             0.0
         } else {
             c.qsx4
-                * (c.qsx5 * atan((c.qsx6 * fz_mx / fz0).powi(2))).cos()
-                * (c.qsx7 * gamma + c.qsx8 * atan(c.qsx9 * fy / fz0)).sin()
+                * cos(c.qsx5 * atan((c.qsx6 * fz_mx / fz0).powi(2)))
+                * sin(c.qsx7 * gamma + c.qsx8 * atan(c.qsx9 * fy / fz0))
         };
         let mx_camber = if c.qsx10 == 0.0 {
             0.0
@@ -522,7 +521,7 @@ impl MagicFormula {
         let low = -1.0 - c.vxlow - high;
         if u_kappa >= low && u_kappa <= high {
             let x0 = -1.0;
-            my *= (FRAC_PI_2 * (u_kappa - x0) / (high - x0)).sin();
+            my *= sin(FRAC_PI_2 * (u_kappa - x0) / (high - x0));
         } else if u_kappa < low {
             my = -my;
         }

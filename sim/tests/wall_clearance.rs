@@ -1,0 +1,171 @@
+//! Skipping the wall look-ups of body points that the walls' clearance shows to be out of
+//! reach changes nothing: a car stepped on the shipped circuit with the skip and a copy of
+//! it stepped on the same world with every point looked up every tick
+//! ([`Walls::exhaustive`]) stay the same, bit for bit, on every tick of a lap and of runs
+//! into the circuit's barrier head-on and at a glancing angle.
+
+use anyhow::Result;
+use glam::{DVec2, DVec3};
+use gripline_physics::controls::Controls;
+use gripline_physics::ground::{Ground, GroundHit, RayHint, Walls};
+use gripline_physics::powertrain::GearboxMode;
+use gripline_physics::track::Side;
+use gripline_physics::vehicle::Vehicle;
+use gripline_sim::session::Session;
+use gripline_sim::world::World;
+
+/// The world, with walls that ask for every point to be looked up every tick.
+struct Exhaustive<'w> {
+    world: &'w World,
+    walls: Walls,
+}
+
+impl<'w> Exhaustive<'w> {
+    fn new(world: &'w World) -> Self {
+        let walls = world.walls().expect("the circuit has walls").clone();
+        Self {
+            world,
+            walls: walls.exhaustive(),
+        }
+    }
+}
+
+impl Ground for Exhaustive<'_> {
+    fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
+        self.world.ray_cast(origin, direction, max_distance)
+    }
+
+    fn ray_cast_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        self.world
+            .ray_cast_hinted(origin, direction, max_distance, hint)
+    }
+
+    fn walls(&self) -> Option<&Walls> {
+        Some(&self.walls)
+    }
+}
+
+/// Whether two cars are in the same state and last touched the same number of wall points.
+fn same(a: &Vehicle, b: &Vehicle) -> bool {
+    let bits = |v: &Vehicle| {
+        let body = v.body();
+        let mut xs = Vec::with_capacity(13);
+        xs.extend(body.pose.position.to_array());
+        xs.extend(body.pose.orientation.to_array());
+        xs.extend(body.velocity.to_array());
+        xs.extend(body.angular_velocity.to_array());
+        xs.into_iter().map(f64::to_bits).collect::<Vec<_>>()
+    };
+    bits(a) == bits(b)
+        && a.snapshot().wall_contacts == b.snapshot().wall_contacts
+        && a.snapshot().body_contacts == b.snapshot().body_contacts
+}
+
+#[test]
+fn the_wall_skip_changes_nothing_on_any_tick_of_a_lap() {
+    let mut session = Session::load("corvette-c5", "circuit").expect("shipped car and track");
+    let world = session.world().clone();
+    let exhaustive = Exhaustive::new(&world);
+    let mut copy = session.vehicle().clone();
+    let length = session
+        .autopilot()
+        .expect("the circuit has an autopilot")
+        .path()
+        .length();
+    let dt = session.step_s();
+    let mut previous_station = 0.0;
+    let mut ticks = 0u64;
+    while ticks < 400_000 {
+        let controls = session.autopilot_controls().expect("autopilot");
+        session.vehicle_mut_unrecorded().step(&controls, &world, dt);
+        copy.step(&controls, &exhaustive, dt);
+        ticks += 1;
+        assert!(same(session.vehicle(), &copy), "tick {ticks}");
+        let station = session
+            .autopilot()
+            .and_then(gripline_physics::driver::DriverModel::last_projection)
+            .map_or(0.0, |p| p.station);
+        if ticks > 1000 && previous_station > 0.9 * length && station < 0.1 * length {
+            break;
+        }
+        previous_station = station;
+    }
+    eprintln!("{ticks} ticks the same");
+    assert!(ticks < 400_000, "the lap did not finish");
+}
+
+/// Drives into the right-hand barrier beside station 300 m from `gap_m` short of it, heading
+/// `angle_deg` to the right of the road, at 50 km/h in neutral, braking after 1.5 s, for 8 s,
+/// both ways; returns the most wall contacts in a tick.
+fn into_the_barrier_both_ways(gap_m: f64, angle_deg: f64) -> Result<u32> {
+    let mut session = Session::load("corvette-c5", "circuit")?;
+    let track = session.world().track().expect("a track");
+    let sample = track
+        .mesh
+        .centre_line
+        .sample_at(300.0)
+        .expect("on the line");
+    let barrier = track
+        .mesh
+        .barriers
+        .iter()
+        .find(|b| b.side == Side::Right)
+        .expect("a right barrier");
+    let right = -DVec3::Z.cross(sample.tangent).normalize();
+    let barrier_m = barrier
+        .points
+        .iter()
+        .map(|p| (*p - sample.position).truncate())
+        .filter(|d| d.dot(sample.tangent.truncate()).abs() < 1.5)
+        .map(|d| d.dot(right.truncate()))
+        .fold(f64::NAN, f64::max);
+    let width = session.vehicle().params().body.width_m;
+    let length = session.vehicle().params().body.length_m;
+    let reach =
+        0.5 * (length * angle_deg.to_radians().sin() + width * angle_deg.to_radians().cos());
+    let start = sample.position + right * (barrier_m - gap_m - reach);
+    let heading = sample.tangent.y.atan2(sample.tangent.x) - angle_deg.to_radians();
+    session.place(
+        DVec2::new(start.x, start.y),
+        heading,
+        GearboxMode::Sequential,
+    )?;
+    session.set_gear(0);
+    session.set_forward_speed(50.0 / 3.6);
+    let world = session.world().clone();
+    let exhaustive = Exhaustive::new(&world);
+    let mut copy = session.vehicle().clone();
+    let dt = session.step_s();
+    let mut most_contacts = 0;
+    for tick in 0..8000 {
+        let controls = Controls {
+            brake: if tick > 1500 { 1.0 } else { 0.0 },
+            ..Controls::default()
+        };
+        session.vehicle_mut_unrecorded().step(&controls, &world, dt);
+        copy.step(&controls, &exhaustive, dt);
+        assert!(same(session.vehicle(), &copy), "tick {tick}");
+        most_contacts = most_contacts.max(copy.snapshot().wall_contacts);
+    }
+    Ok(most_contacts)
+}
+
+#[test]
+fn the_wall_skip_changes_nothing_head_on_into_the_barrier() -> Result<()> {
+    let contacts = into_the_barrier_both_ways(3.0, 90.0)?;
+    assert!(contacts >= 2, "{contacts}");
+    Ok(())
+}
+
+#[test]
+fn the_wall_skip_changes_nothing_glancing_off_the_barrier() -> Result<()> {
+    let contacts = into_the_barrier_both_ways(3.0, 20.0)?;
+    assert!(contacts >= 1, "{contacts}");
+    Ok(())
+}
