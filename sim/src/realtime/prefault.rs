@@ -2,12 +2,13 @@
 //!
 //! A ring's buffer is allocated at once but the kernel maps its pages only when they are
 //! first written. The sim thread would take those page faults one by one as its writes walk
-//! through a fresh ring: the replay ring (a minute of records, several MB) faulted about 20
-//! times a second for its first minute. A fault takes the process's memory-map lock, which a
-//! renderer thread mapping or unmapping memory may hold for milliseconds, so a tick waited
-//! behind it whatever its priority: on the 2-core test machine this was most of the ticks
-//! late by more than 100 µs while the window ran. [`prefault_ring`] writes every slot once,
-//! on the thread that makes the ring, so the sim thread only ever writes mapped pages.
+//! through a fresh ring: the replay ring (a minute of records, several MB) faulted about 16
+//! times a second for its first minute (`perf stat -e page-faults` on the sim thread in the
+//! window: 64 in 4 s; 1 with this). A fault enters the kernel and may wait for the process's
+//! memory-map lock, which any thread mapping or unmapping memory holds (the renderer's do),
+//! whatever the tick's priority. [`prefault_ring`] writes every slot once,
+//! on the thread that makes the ring, so the sim thread only ever touches mapped pages: the
+//! replay, snapshot, command, event and raw-input rings are all made this way.
 
 use rtrb::{Consumer, Producer};
 

@@ -29,9 +29,10 @@ use gripline_input::ffb::safety::StopReason;
 use gripline_physics::powertrain::GearboxMode;
 use rtrb::{Consumer, Producer, RingBuffer};
 
-use gripline_input::device::InputEvent;
+use gripline_input::device::{DeviceId, InputEvent};
 
 use super::commands::{Command, FfbTest, Retired, SimEvent};
+use super::prefault::prefault_ring;
 use super::rig::{Rig, RigTorque};
 use super::snapshot_ring::{HudFrame, SnapshotConsumer, SnapshotProducer, Stamped, snapshot_ring};
 use super::state_tap::StateTap;
@@ -114,10 +115,16 @@ pub const RAW_INPUT_RING_CAPACITY: usize = 4096;
 
 /// The three rings between a [`SimCore`] and the UI, with `snapshot_capacity` snapshots.
 pub fn core_rings(snapshot_capacity: usize) -> (CoreRings, UiRings) {
-    let (commands_tx, commands_rx) = RingBuffer::new(COMMAND_RING_CAPACITY);
-    let (events_tx, events_rx) = RingBuffer::new(EVENT_RING_CAPACITY);
+    let (mut commands_tx, mut commands_rx) = RingBuffer::new(COMMAND_RING_CAPACITY);
+    let (mut events_tx, mut events_rx) = RingBuffer::new(EVENT_RING_CAPACITY);
     let (snapshots_tx, snapshots_rx) = snapshot_ring(snapshot_capacity);
-    let (raw_tx, raw_rx) = RingBuffer::new(RAW_INPUT_RING_CAPACITY);
+    let (mut raw_tx, mut raw_rx) = RingBuffer::new(RAW_INPUT_RING_CAPACITY);
+    // Mapped now: the sim thread never page-faults into them (see `prefault`).
+    prefault_ring(&mut commands_tx, &mut commands_rx, || Command::Pause);
+    prefault_ring(&mut events_tx, &mut events_rx, || SimEvent::NextCamera);
+    prefault_ring(&mut raw_tx, &mut raw_rx, || InputEvent::Disconnected {
+        device: DeviceId(0),
+    });
     (
         CoreRings {
             commands: commands_rx,
