@@ -4,14 +4,17 @@
 //! ([`Walls::exhaustive`]) stay the same, bit for bit, on every tick of a lap and of runs
 //! into the circuit's barrier head-on and at a glancing angle.
 
+#[path = "support/barrier.rs"]
+mod barrier_support;
+
 use anyhow::Result;
-use glam::{DVec2, DVec3};
+use glam::DVec3;
 use gripline_physics::controls::Controls;
 use gripline_physics::ground::{Ground, GroundHit, RayHint, Walls};
-use gripline_physics::powertrain::GearboxMode;
-use gripline_physics::track::Side;
 use gripline_physics::vehicle::Vehicle;
 use gripline_sim::session::Session;
+
+use barrier_support::place_short_of_the_right_barrier;
 use gripline_sim::world::World;
 
 /// The world, with walls that ask for every point to be looked up every tick.
@@ -105,39 +108,7 @@ fn the_wall_skip_changes_nothing_on_any_tick_of_a_lap() {
 /// both ways; returns the most wall contacts in a tick.
 fn into_the_barrier_both_ways(gap_m: f64, angle_deg: f64) -> Result<u32> {
     let mut session = Session::load("corvette-c5", "circuit")?;
-    let track = session.world().track().expect("a track");
-    let sample = track
-        .mesh
-        .centre_line
-        .sample_at(300.0)
-        .expect("on the line");
-    let barrier = track
-        .mesh
-        .barriers
-        .iter()
-        .find(|b| b.side == Side::Right)
-        .expect("a right barrier");
-    let right = -DVec3::Z.cross(sample.tangent).normalize();
-    let barrier_m = barrier
-        .points
-        .iter()
-        .map(|p| (*p - sample.position).truncate())
-        .filter(|d| d.dot(sample.tangent.truncate()).abs() < 1.5)
-        .map(|d| d.dot(right.truncate()))
-        .fold(f64::NAN, f64::max);
-    let width = session.vehicle().params().body.width_m;
-    let length = session.vehicle().params().body.length_m;
-    let reach =
-        0.5 * (length * angle_deg.to_radians().sin() + width * angle_deg.to_radians().cos());
-    let start = sample.position + right * (barrier_m - gap_m - reach);
-    let heading = sample.tangent.y.atan2(sample.tangent.x) - angle_deg.to_radians();
-    session.place(
-        DVec2::new(start.x, start.y),
-        heading,
-        GearboxMode::Sequential,
-    )?;
-    session.set_gear(0);
-    session.set_forward_speed(50.0 / 3.6);
+    let approach = place_short_of_the_right_barrier(&mut session, 300.0, gap_m, angle_deg)?;
     let world = session.world().clone();
     let exhaustive = Exhaustive::new(&world);
     let mut copy = session.vehicle().clone();
@@ -153,6 +124,13 @@ fn into_the_barrier_both_ways(gap_m: f64, angle_deg: f64) -> Result<u32> {
         assert!(same(session.vehicle(), &copy), "tick {tick}");
         most_contacts = most_contacts.max(copy.snapshot().wall_contacts);
     }
+    // The run met the barrier and the car stayed on the road's side of it.
+    let lateral = (copy.snapshot().position - approach.centre).dot(approach.right);
+    assert!(
+        lateral < approach.barrier_m,
+        "{lateral} {}",
+        approach.barrier_m
+    );
     Ok(most_contacts)
 }
 

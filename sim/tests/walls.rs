@@ -2,12 +2,15 @@
 //! a car driven into them head-on and at a glancing angle at 50 km/h stops or glances off on
 //! its side of the barrier, stays finite, and comes to rest.
 
+#[path = "support/barrier.rs"]
+mod barrier_support;
+
 use anyhow::Result;
-use glam::{DVec2, DVec3};
+use glam::DVec3;
 use gripline_physics::controls::Controls;
-use gripline_physics::powertrain::GearboxMode;
-use gripline_physics::track::Side;
 use gripline_sim::session::Session;
+
+use barrier_support::{BarrierApproach, place_short_of_the_right_barrier};
 
 /// What a run into the right-hand barrier of the main straight records.
 struct Run {
@@ -26,41 +29,12 @@ struct Run {
 /// 1.5 s; runs 8 s.
 fn into_the_barrier(station_m: f64, gap_m: f64, angle_deg: f64) -> Result<Run> {
     let mut session = Session::load("corvette-c5", "circuit")?;
-    let track = session.world().track().expect("a track");
-    let sample = track
-        .mesh
-        .centre_line
-        .sample_at(station_m)
-        .expect("on the line");
-    let barrier = track
-        .mesh
-        .barriers
-        .iter()
-        .find(|b| b.side == Side::Right)
-        .expect("a right barrier");
-    let right = -DVec3::Z.cross(sample.tangent).normalize();
-    let barrier_m = barrier
-        .points
-        .iter()
-        .map(|p| (*p - sample.position).truncate())
-        .filter(|d| d.dot(sample.tangent.truncate()).abs() < 1.5)
-        .map(|d| d.dot(right.truncate()))
-        .fold(f64::NAN, f64::max);
+    let BarrierApproach {
+        centre,
+        right,
+        barrier_m,
+    } = place_short_of_the_right_barrier(&mut session, station_m, gap_m, angle_deg)?;
     assert!(barrier_m > 15.0, "{barrier_m}");
-    let width = session.vehicle().params().body.width_m;
-    let length = session.vehicle().params().body.length_m;
-    // The car's centre, far enough in that its nose or side stands `gap_m` off the face.
-    let reach =
-        0.5 * (length * angle_deg.to_radians().sin() + width * angle_deg.to_radians().cos());
-    let start = sample.position + right * (barrier_m - gap_m - reach);
-    let heading = sample.tangent.y.atan2(sample.tangent.x) - angle_deg.to_radians();
-    session.place(
-        DVec2::new(start.x, start.y),
-        heading,
-        GearboxMode::Sequential,
-    )?;
-    session.set_gear(0);
-    session.set_forward_speed(50.0 / 3.6);
     let mut run = Run {
         most_contacts: 0,
         farthest_right_m: f64::MIN,
@@ -83,7 +57,7 @@ fn into_the_barrier(station_m: f64, gap_m: f64, angle_deg: f64) -> Result<Run> {
         for x in [front, front - p.body.length_m] {
             for y in [0.5 * p.body.width_m, -0.5 * p.body.width_m] {
                 let corner = pose.world_point(DVec3::new(x, y, p.body.ground_clearance_m - h));
-                let lateral = (corner - sample.position).truncate().dot(right.truncate());
+                let lateral = (corner - centre).truncate().dot(right.truncate());
                 run.farthest_right_m = run.farthest_right_m.max(lateral);
             }
         }
