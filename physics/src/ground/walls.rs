@@ -489,24 +489,29 @@ mod tests {
         assert!(w.find_entry(DVec3::new(0.05, 0.05, 0.2), 0.25).is_none());
     }
 
-    #[test]
-    fn the_grid_finds_what_a_linear_scan_finds() {
-        // A wavy wall, many query points: the grid's answer equals the nearest-segment rule
-        // evaluated over every segment.
+    /// A 400 m wall waving 10 m either side of the x axis and climbing 1 in 10.
+    fn wavy_wall() -> Walls {
         let points: Vec<DVec3> = (0..200)
             .map(|i| {
                 let x = f64::from(i) * 2.0;
                 DVec3::new(x, 10.0 * (x / 40.0).sin(), 0.1 * x)
             })
             .collect();
-        let w = Walls::new(&[WallRun {
+        Walls::new(&[WallRun {
             points: &points,
             closed: false,
             height_m: 2.0,
             open_to_left: true,
             friction: 0.5,
             restitution: 0.2,
-        }]);
+        }])
+    }
+
+    #[test]
+    fn the_grid_finds_what_a_linear_scan_finds() {
+        // A wavy wall, many query points: the grid's answer equals the nearest-segment rule
+        // evaluated over every segment.
+        let w = wavy_wall();
         let mut checked = 0;
         for i in 0..4000 {
             let x = f64::from(i) * 0.1;
@@ -525,20 +530,7 @@ mod tests {
 
     #[test]
     fn the_clearance_is_the_distance_to_the_nearest_segment_within_its_reach() {
-        let points: Vec<DVec3> = (0..200)
-            .map(|i| {
-                let x = f64::from(i) * 2.0;
-                DVec3::new(x, 10.0 * (x / 40.0).sin(), 0.1 * x)
-            })
-            .collect();
-        let w = Walls::new(&[WallRun {
-            points: &points,
-            closed: false,
-            height_m: 2.0,
-            open_to_left: true,
-            friction: 0.5,
-            restitution: 0.2,
-        }]);
+        let w = wavy_wall();
         for i in 0..4000 {
             let x = f64::from(i) * 0.11 - 20.0;
             let y = 10.0 * (x / 40.0).sin() + 30.0 * ((f64::from(i) * 0.37).sin());
