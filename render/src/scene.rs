@@ -645,24 +645,10 @@ impl SceneRenderer {
         });
         pass.set_bind_group(0, &self.main_globals, &[]);
         pass.set_bind_group(1, &self.models, &[0]);
-        if let Some(scene) = self.track_scene.as_mut() {
-            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
-            scene.draw(&mut pass, &planes);
-        } else if let Some(ground) = &self.ground {
-            pass.set_pipeline(&self.ground_pipeline);
-            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
-            ground.draw_ranges(&mut pass, &self.visible_ground);
-        }
+        // Roughly front to back, so that hidden pixels fail the depth test before they are
+        // shaded: the cockpit, the car and the objects, then the ground under them (a
+        // software rasteriser pays for every pixel shaded).
         pass.set_pipeline(&self.solid_pipeline);
-        self.draw_casters(&mut pass, &offset, &self.visible_roadside);
-        if let (Some(far), None) = (&self.roadside_far, &self.track_scene) {
-            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
-            far.draw_ranges(&mut pass, &self.visible_roadside_far);
-        }
-        if let Some(lamps) = &self.tail_lamps[usize::from(frame.pose.brake_lamps_lit)] {
-            pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
-            lamps.draw(&mut pass);
-        }
         if frame.show_cockpit {
             if let Some(cockpit) = &self.cockpit {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
@@ -672,6 +658,24 @@ impl SceneRenderer {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_STEERING)]);
                 steering.draw(&mut pass);
             }
+        }
+        self.draw_casters(&mut pass, &offset, &self.visible_roadside);
+        if let Some(lamps) = &self.tail_lamps[usize::from(frame.pose.brake_lamps_lit)] {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
+            lamps.draw(&mut pass);
+        }
+        if let Some(scene) = self.track_scene.as_mut() {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
+            scene.draw(&mut pass, &planes);
+        } else if let Some(ground) = &self.ground {
+            pass.set_pipeline(&self.ground_pipeline);
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
+            ground.draw_ranges(&mut pass, &self.visible_ground);
+        }
+        pass.set_pipeline(&self.solid_pipeline);
+        if let (Some(far), None) = (&self.roadside_far, &self.track_scene) {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
+            far.draw_ranges(&mut pass, &self.visible_roadside_far);
         }
         // The sky next, at depth 0 (infinity in reverse-Z): only the pixels nothing covered
         // are shaded (the depth test rejects the rest before the fragment shader).
@@ -700,21 +704,13 @@ impl SceneRenderer {
 
     /// Track objects, the roadside's `roadside_ranges` (unless an imported scene, which has
     /// its own walls, replaces the generated ground), body and wheels: everything that casts
-    /// a shadow.
+    /// a shadow. The car first: it is nearest the camera.
     fn draw_casters(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         offset: &impl Fn(usize) -> u32,
         roadside_ranges: &[(u32, u32)],
     ) {
-        if let Some(props) = &self.props {
-            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
-            props.draw(pass);
-        }
-        if let (Some(roadside), None) = (&self.roadside, &self.track_scene) {
-            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
-            roadside.draw_ranges(pass, roadside_ranges);
-        }
         if let Some(body) = &self.body {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
             body.draw(pass);
@@ -724,6 +720,14 @@ impl SceneRenderer {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_WHEEL0 + i)]);
                 wheel.draw(pass);
             }
+        }
+        if let Some(props) = &self.props {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
+            props.draw(pass);
+        }
+        if let (Some(roadside), None) = (&self.roadside, &self.track_scene) {
+            pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
+            roadside.draw_ranges(pass, roadside_ranges);
         }
     }
 }

