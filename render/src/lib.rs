@@ -89,6 +89,7 @@ pub mod scene;
 mod scene_pipelines;
 pub mod scene_textures;
 pub mod settings;
+pub mod software_ui_painter;
 pub mod tiles;
 pub mod track_geometry;
 pub mod track_scene;

@@ -1,8 +1,13 @@
-//! Painting an egui UI over a drawn frame (egui-wgpu): the HUD and menus lie on top of the
-//! scene, in a render pass that loads what is there. The application runs egui itself (its
-//! context and window input); this module only paints what it tessellated.
+//! Painting an egui UI over a drawn frame: the HUD and menus lie on top of the scene, in a
+//! render pass that loads what is there. The application runs egui itself (its context and
+//! window input); this module only paints what it tessellated, with egui-wgpu on a GPU and
+//! with [`crate::software_ui_painter`] on a software adapter, where egui-wgpu's shader is
+//! slow (see there).
 
 use egui_wgpu::ScreenDescriptor;
+
+use crate::gpu::GpuContext;
+use crate::software_ui_painter::SoftwareUiPainter;
 
 /// One UI pass, tessellated and ready to paint.
 pub struct PreparedUi {
@@ -14,25 +19,64 @@ pub struct PreparedUi {
     pub pixels_per_point: f32,
 }
 
-/// egui's wgpu renderer.
+/// Which painter draws egui's meshes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UiPaintPath {
+    /// egui-wgpu's renderer (GPUs).
+    EguiWgpu,
+    /// [`SoftwareUiPainter`]: the same sums without branches (software rasterisers).
+    Software,
+}
+
+impl UiPaintPath {
+    /// The painter for `gpu`'s adapter.
+    pub fn for_gpu(gpu: &GpuContext) -> Self {
+        if gpu.is_software() {
+            UiPaintPath::Software
+        } else {
+            UiPaintPath::EguiWgpu
+        }
+    }
+}
+
+enum Painter {
+    EguiWgpu(Box<egui_wgpu::Renderer>),
+    Software(Box<SoftwareUiPainter>),
+}
+
+/// egui's painter.
 pub struct UiPainter {
-    renderer: egui_wgpu::Renderer,
+    painter: Painter,
 }
 
 impl UiPainter {
-    /// A painter into targets of `format`.
-    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
-        let renderer = egui_wgpu::Renderer::new(
-            device,
-            format,
-            egui_wgpu::RendererOptions {
-                msaa_samples: 1,
-                depth_stencil_format: None,
-                dithering: true,
-                ..Default::default()
-            },
-        );
-        Self { renderer }
+    /// The painter `path` into targets of `format` (a plain, non-sRGB format: egui blends
+    /// in gamma space).
+    pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat, path: UiPaintPath) -> Self {
+        let painter = match path {
+            UiPaintPath::EguiWgpu => Painter::EguiWgpu(Box::new(egui_wgpu::Renderer::new(
+                device,
+                format,
+                egui_wgpu::RendererOptions {
+                    msaa_samples: 1,
+                    depth_stencil_format: None,
+                    dithering: true,
+                    ..Default::default()
+                },
+            ))),
+            UiPaintPath::Software => {
+                Painter::Software(Box::new(SoftwareUiPainter::new(device, format)))
+            }
+        };
+        Self { painter }
+    }
+
+    /// Which painter this is.
+    pub fn path(&self) -> UiPaintPath {
+        match self.painter {
+            Painter::EguiWgpu(_) => UiPaintPath::EguiWgpu,
+            Painter::Software(_) => UiPaintPath::Software,
+        }
     }
 
     /// Paints a prepared UI over each of `targets` (their contents are kept), all of
@@ -53,12 +97,21 @@ impl UiPainter {
         };
         for (id, deltas) in &ui.textures.set {
             for delta in deltas {
-                self.renderer.update_texture(device, queue, *id, delta);
+                match &mut self.painter {
+                    Painter::EguiWgpu(r) => r.update_texture(device, queue, *id, delta),
+                    Painter::Software(r) => r.update_texture(device, queue, *id, delta),
+                }
             }
         }
-        let user_buffers =
-            self.renderer
-                .update_buffers(device, queue, encoder, &ui.primitives, &screen);
+        let user_buffers = match &mut self.painter {
+            Painter::EguiWgpu(r) => {
+                r.update_buffers(device, queue, encoder, &ui.primitives, &screen)
+            }
+            Painter::Software(r) => {
+                r.prepare(device, queue, &ui.primitives, size_px, ui.pixels_per_point);
+                Vec::new()
+            }
+        };
         for target in targets {
             let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("egui"),
@@ -77,10 +130,16 @@ impl UiPainter {
                 multiview_mask: None,
             });
             let mut pass = pass.forget_lifetime();
-            self.renderer.render(&mut pass, &ui.primitives, &screen);
+            match &self.painter {
+                Painter::EguiWgpu(r) => r.render(&mut pass, &ui.primitives, &screen),
+                Painter::Software(r) => r.render(&mut pass, size_px),
+            }
         }
         for id in &ui.textures.free {
-            self.renderer.free_texture(id);
+            match &mut self.painter {
+                Painter::EguiWgpu(r) => r.free_texture(id),
+                Painter::Software(r) => r.free_texture(*id),
+            }
         }
         // Applied above: tell epaint so it does not complain when the delta is dropped.
         let mut textures = ui.textures;

@@ -1,7 +1,8 @@
 //! The egui layer of the window: input from winit and the UI pass; the painting over the
 //! scene is the renderer's ([`UiPainter`]).
 
-use gripline_render::ui_painter::{PreparedUi, UiPainter};
+use gripline_render::GpuContext;
+use gripline_render::ui_painter::{PreparedUi, UiPaintPath, UiPainter};
 use winit::window::Window;
 
 #[allow(clippy::cast_possible_truncation)]
@@ -18,8 +19,10 @@ pub struct EguiLayer {
 }
 
 impl EguiLayer {
-    /// A layer for `window`, painting into textures of `format`.
-    pub fn new(window: &Window, device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
+    /// A layer for `window`, painting into textures of `format` with the painter for
+    /// `gpu`'s adapter.
+    pub fn new(window: &Window, gpu: &GpuContext, format: wgpu::TextureFormat) -> Self {
+        let device = &gpu.device;
         let ctx = egui::Context::default();
         ctx.set_visuals(egui::Visuals::dark());
         let state = egui_winit::State::new(
@@ -33,7 +36,7 @@ impl EguiLayer {
         Self {
             ctx,
             state,
-            painter: UiPainter::new(device, format),
+            painter: UiPainter::new(device, format, UiPaintPath::for_gpu(gpu)),
         }
     }
 

@@ -52,7 +52,7 @@ impl App {
             &self.visual,
         );
         scene.set_track_scene(self.track_scene.as_deref());
-        let egui = EguiLayer::new(&window, &gpu.device, surface.ui_format());
+        let egui = EguiLayer::new(&window, &gpu, surface.ui_format());
         let mut camera = Camera::new(self.options.camera);
         camera.fov_deg = self.options.fov_deg;
         eprintln!(

@@ -1,0 +1,215 @@
+//! The software adapter's egui painter draws what egui-wgpu draws: one UI (translucent
+//! panels with rounded corners, text in two sizes, bars, a circle, lines, a window with its
+//! shadow) painted by both `UiPainter` paths over the same background, compared pixel by
+//! pixel. egui-wgpu dithers (as the window asks it to), the software painter does not:
+//! dithering moves a channel by at most one level per blended layer, so that is the
+//! tolerance (two where a corner lies over another shape, in no more than 0.1 % of pixels).
+
+mod common;
+
+use egui::{Color32, Pos2, Rect, Stroke, Vec2};
+use gripline_render::RgbaImage;
+use gripline_render::readback::{read_image, readback_buffer, record_copy};
+use gripline_render::ui_painter::{PreparedUi, UiPaintPath, UiPainter};
+
+const W: u32 = 480;
+const H: u32 = 270;
+
+/// A HUD-like UI, run and tessellated.
+fn prepared_ui() -> PreparedUi {
+    let ctx = egui::Context::default();
+    ctx.set_visuals(egui::Visuals::dark());
+    // No fade-in: the areas at full opacity at once.
+    ctx.global_style_mut(|style| style.animation_time = 0.0);
+    #[allow(clippy::cast_precision_loss)]
+    let input = egui::RawInput {
+        screen_rect: Some(Rect::from_min_size(
+            Pos2::ZERO,
+            Vec2::new(W as f32, H as f32),
+        )),
+        ..Default::default()
+    };
+    // Twice: egui lays areas out unseen in their first pass. The font atlas comes with the
+    // first pass's textures.
+    let mut textures = egui::TexturesDelta::default();
+    let mut output = None;
+    for _ in 0..2 {
+        let mut pass = ctx.run_ui(input.clone(), |ui| {
+            let ctx = ui.ctx().clone();
+            egui::Area::new(egui::Id::unique("panel"))
+                .fixed_pos(Pos2::new(12.0, 150.0))
+                .show(&ctx, |ui| {
+                    egui::Frame::new()
+                        .fill(Color32::from_rgba_premultiplied(10, 12, 16, 200))
+                        .corner_radius(6.0)
+                        .inner_margin(10.0)
+                        .show(ui, |ui| {
+                            ui.label(egui::RichText::new("139").size(40.0).color(Color32::WHITE));
+                            ui.label("km/h  Automatic  5018 rpm");
+                            let (rect, _) = ui
+                                .allocate_exact_size(Vec2::new(200.0, 14.0), egui::Sense::hover());
+                            let painter = ui.painter();
+                            painter.rect_filled(rect, 3.0, Color32::from_gray(40));
+                            painter.rect_filled(
+                                Rect::from_min_size(rect.min, Vec2::new(130.0, 14.0)),
+                                3.0,
+                                Color32::from_rgb(60, 200, 90),
+                            );
+                            painter.circle_stroke(
+                                rect.max + Vec2::new(40.0, -10.0),
+                                22.0,
+                                Stroke::new(2.0, Color32::from_gray(200)),
+                            );
+                            painter.line_segment(
+                                [
+                                    rect.max + Vec2::new(40.0, -10.0),
+                                    rect.max + Vec2::new(52.0, -28.0),
+                                ],
+                                Stroke::new(2.5, Color32::from_rgb(250, 200, 40)),
+                            );
+                        });
+                });
+            egui::Window::new("Settings")
+                .fixed_pos(Pos2::new(260.0, 20.0))
+                .show(&ctx, |ui| {
+                    ui.label("Force feedback gain");
+                    let mut gain = 0.6f32;
+                    ui.add(egui::Slider::new(&mut gain, 0.0..=1.0));
+                    let _ = ui.button("Apply");
+                });
+        });
+        textures.append(std::mem::take(&mut pass.textures_delta));
+        output = Some(pass);
+    }
+    let output = output.expect("two passes ran");
+    let pixels_per_point = output.pixels_per_point;
+    PreparedUi {
+        primitives: ctx.tessellate(output.shapes, pixels_per_point),
+        textures,
+        pixels_per_point,
+    }
+}
+
+/// The UI painted by `path` over a sky-blue to grass-green background (so translucency
+/// shows), read back.
+fn paint(gpu: &gripline_render::GpuContext, path: UiPaintPath) -> RgbaImage {
+    let format = wgpu::TextureFormat::Rgba8Unorm;
+    let mut painter = UiPainter::new(&gpu.device, format, path);
+    assert_eq!(painter.path(), path);
+    let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("ui target"),
+        size: wgpu::Extent3d {
+            width: W,
+            height: H,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT
+            | wgpu::TextureUsages::COPY_SRC
+            | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    });
+    let background: Vec<u8> = (0..H)
+        .flat_map(|y| {
+            (0..W).flat_map(move |x| {
+                let t = f64::from(y) / f64::from(H);
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
+                [mix(150.0, 60.0), mix(190.0, 140.0), mix(230.0, 50.0), 255]
+                    .map(|c| c ^ u8::from(x % 7 == 0))
+            })
+        })
+        .collect();
+    gpu.queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture: &texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d::ZERO,
+            aspect: wgpu::TextureAspect::All,
+        },
+        &background,
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(4 * W),
+            rows_per_image: Some(H),
+        },
+        wgpu::Extent3d {
+            width: W,
+            height: H,
+            depth_or_array_layers: 1,
+        },
+    );
+    let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    let user_buffers = painter.paint(
+        &gpu.device,
+        &gpu.queue,
+        &mut encoder,
+        &[&view],
+        [W, H],
+        prepared_ui(),
+    );
+    let buffer = readback_buffer(&gpu.device, W, H);
+    record_copy(&mut encoder, &texture, &buffer, W, H);
+    let index = gpu
+        .queue
+        .submit(user_buffers.into_iter().chain([encoder.finish()]));
+    read_image(&gpu.device, &buffer, Some(index), W, H, false).expect("read back the UI")
+}
+
+#[test]
+fn the_software_painter_draws_what_egui_wgpu_draws() {
+    let Some(gpu) = common::gpu() else {
+        return;
+    };
+    let reference = paint(&gpu, UiPaintPath::EguiWgpu);
+    let software = paint(&gpu, UiPaintPath::Software);
+    let dir = common::out_dir("software_ui_painter");
+    reference
+        .write_png(&dir.join("egui-wgpu.png"))
+        .expect("png");
+    software.write_png(&dir.join("software.png")).expect("png");
+
+    let (mut max_diff, mut painted, mut worst, mut over_one) = (0u8, 0usize, (0, 0), 0usize);
+    let background_at = |x: u32, y: u32| {
+        let t = f64::from(y) / f64::from(H);
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let g = (190.0 + (140.0 - 190.0) * t).round() as u8;
+        g ^ u8::from(x % 7 == 0)
+    };
+    for y in 0..H {
+        for x in 0..W {
+            let (a, b) = (reference.pixel(x, y), software.pixel(x, y));
+            let d = (0..4).map(|i| a[i].abs_diff(b[i])).max().unwrap_or(0);
+            if d > 1 {
+                over_one += 1;
+            }
+            if d > max_diff {
+                max_diff = d;
+                worst = (x, y);
+            }
+            if b[1].abs_diff(background_at(x, y)) > 8 {
+                painted += 1;
+            }
+        }
+    }
+    // The UI covers a good part of the picture: both painters drew it, not nothing.
+    assert!(
+        painted > (W * H / 5) as usize,
+        "only {painted} pixels differ from the background"
+    );
+    // Dithering moves each blended layer by up to one level: two where layers overlap.
+    assert!(
+        max_diff <= 2,
+        "the painters differ by {max_diff} levels at {worst:?}"
+    );
+    assert!(
+        over_one <= (W * H / 1000) as usize,
+        "{over_one} pixels differ by more than one level"
+    );
+}
