@@ -1,14 +1,16 @@
 //! A static mesh on the GPU: one vertex buffer of [`MeshBuilder`] vertices, drawn whole or
-//! by vertex ranges (the visible tiles).
+//! by vertex ranges (the visible tiles), in draws of at most a batch of vertices (see
+//! [`crate::RenderSettings::draw_batch_vertices`]).
 
 use wgpu::util::DeviceExt;
 
 use crate::mesh::MeshBuilder;
 
-/// A vertex buffer and its vertex count.
+/// A vertex buffer, its vertex count and the most vertices one draw takes.
 pub(crate) struct GpuMesh {
     buffer: wgpu::Buffer,
     count: u32,
+    batch: u32,
 }
 
 impl GpuMesh {
@@ -23,20 +25,58 @@ impl GpuMesh {
             contents: bytemuck::cast_slice(&mesh.vertices),
             usage: wgpu::BufferUsages::VERTEX,
         });
-        Some(Self { buffer, count })
+        Some(Self {
+            buffer,
+            count,
+            batch: u32::MAX,
+        })
+    }
+
+    /// The same mesh drawn in draws of at most `vertices` vertices (rounded down to whole
+    /// triangles, at least one).
+    pub(crate) fn with_draw_batch(mut self, vertices: u32) -> Self {
+        self.batch = (vertices / 3).max(1).saturating_mul(3);
+        self
     }
 
     /// Draws every vertex.
     pub(crate) fn draw(&self, pass: &mut wgpu::RenderPass<'_>) {
-        pass.set_vertex_buffer(0, self.buffer.slice(..));
-        pass.draw(0..self.count, 0..1);
+        self.draw_ranges(pass, &[(0, self.count)]);
     }
 
     /// Draws the vertex ranges `ranges` only (the visible tiles).
     pub(crate) fn draw_ranges(&self, pass: &mut wgpu::RenderPass<'_>, ranges: &[(u32, u32)]) {
         pass.set_vertex_buffer(0, self.buffer.slice(..));
         for &(first, end) in ranges {
-            pass.draw(first.min(self.count)..end.min(self.count), 0..1);
+            for batch in batches(first.min(self.count)..end.min(self.count), self.batch) {
+                pass.draw(batch, 0..1);
+            }
         }
+    }
+}
+
+/// `range` cut into consecutive pieces of at most `batch` (at least 1) elements.
+pub(crate) fn batches(
+    range: std::ops::Range<u32>,
+    batch: u32,
+) -> impl Iterator<Item = std::ops::Range<u32>> {
+    let batch = batch.max(1);
+    range
+        .clone()
+        .step_by(batch as usize)
+        .map(move |start| start..range.end.min(start.saturating_add(batch)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batches;
+
+    #[test]
+    fn ranges_are_cut_into_whole_batches_covering_every_element_once() {
+        let cut: Vec<_> = batches(3..20, 6).collect();
+        assert_eq!(cut, vec![3..9, 9..15, 15..20]);
+        assert_eq!(batches(0..6, u32::MAX).collect::<Vec<_>>(), vec![0..6]);
+        assert_eq!(batches(5..5, 3).count(), 0);
+        assert_eq!(batches(0..4, 0).count(), 4, "a batch of 0 is taken as 1");
     }
 }

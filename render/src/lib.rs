@@ -105,5 +105,5 @@ pub use gpu::{AdapterChoice, GpuContext};
 pub use offscreen::{OffscreenRenderer, RgbaImage, render_frame_png};
 pub use pose::{SpinAngles, VehiclePose, WheelPose};
 pub use scene::SceneRenderer;
-pub use settings::{QualityTier, RenderSettings};
+pub use settings::{LOW_TIER_DRAW_BATCH_VERTICES, QualityTier, RenderSettings};
 pub use vehicle_visual::VehicleVisual;

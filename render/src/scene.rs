@@ -303,6 +303,7 @@ impl SceneRenderer {
             settings,
         );
 
+        let batch = settings.draw_batch_vertices;
         let mut geometry = TrackGeometry::new(track);
         let (mut ground_mesh, props_mesh) = split_props(&geometry.mesh);
         let ground_tiles = tile_mesh(&mut ground_mesh);
@@ -346,17 +347,21 @@ impl SceneRenderer {
             shadow_pipeline,
             shadow_view,
             shadow_size,
-            ground: GpuMesh::new(device, "track ground", &ground_mesh),
+            ground: GpuMesh::new(device, "track ground", &ground_mesh)
+                .map(|m| m.with_draw_batch(batch)),
             track_scene: None,
             layouts: [main_layout, model_layout],
             visible_ground: Vec::with_capacity(ground_tiles.len()),
             ground_tiles,
-            props: GpuMesh::new(device, "track objects", &props_mesh),
-            roadside: GpuMesh::new(device, "roadside", &roadside_mesh),
+            props: GpuMesh::new(device, "track objects", &props_mesh)
+                .map(|m| m.with_draw_batch(batch)),
+            roadside: GpuMesh::new(device, "roadside", &roadside_mesh)
+                .map(|m| m.with_draw_batch(batch)),
             visible_roadside: Vec::with_capacity(roadside_tiles.len()),
             shadowed_roadside: Vec::with_capacity(roadside_tiles.len()),
             roadside_tiles,
-            roadside_far: GpuMesh::new(device, "roadside far", &roadside_far_mesh),
+            roadside_far: GpuMesh::new(device, "roadside far", &roadside_far_mesh)
+                .map(|m| m.with_draw_batch(batch)),
             visible_roadside_far: Vec::with_capacity(roadside_far_tiles.len()),
             roadside_far_tiles,
             detail_distance_m: settings.detail_distance_m,
@@ -388,6 +393,7 @@ impl SceneRenderer {
             format: self.format,
             sample_count: self.sample_count,
             fine_detail: self.settings.fine_detail,
+            draw_batch_indices: self.settings.draw_batch_vertices,
         };
         self.track_scene = scene.and_then(|scene| {
             GpuTrackScene::new(&self.device, &self.queue, &ctx, scene, self.track_origin)

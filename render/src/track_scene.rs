@@ -14,6 +14,7 @@ use glam::{DVec3, Vec3, Vec4};
 use gripline_config::torcs::TrackScene;
 use wgpu::util::DeviceExt;
 
+use crate::gpu_mesh::batches;
 use crate::scene_pipelines::DEPTH_FORMAT;
 use crate::scene_textures::{mip_chain, plain_texture, upload_texture};
 use crate::tiles::box_visible;
@@ -84,6 +85,8 @@ pub(crate) struct SceneDrawContext<'a> {
     pub sample_count: u32,
     /// Fine detail (full-size textures, anisotropic filtering).
     pub fine_detail: bool,
+    /// Most indices one draw takes ([`crate::RenderSettings::draw_batch_vertices`]).
+    pub draw_batch_indices: u32,
 }
 
 /// The scene on the GPU. See the module docs.
@@ -91,6 +94,8 @@ pub struct GpuTrackScene {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
     batches: Vec<Batch>,
+    /// Most indices one draw takes, a multiple of 3.
+    draw_batch_indices: u32,
     pipelines: [wgpu::RenderPipeline; 3],
     /// Chunks drawn in the last frame, and in all.
     drawn_chunks: usize,
@@ -240,6 +245,7 @@ impl GpuTrackScene {
                 usage: wgpu::BufferUsages::INDEX,
             }),
             batches,
+            draw_batch_indices: (ctx.draw_batch_indices / 3).max(1).saturating_mul(3),
             pipelines: pipelines(device, ctx, &texture_layout),
             drawn_chunks: 0,
             total_chunks,
@@ -268,11 +274,12 @@ impl GpuTrackScene {
                     bound = true;
                 }
                 drawn += 1;
-                pass.draw_indexed(
+                for indices in batches(
                     chunk.first_index..chunk.first_index + chunk.index_count,
-                    batch.base_vertex,
-                    0..1,
-                );
+                    self.draw_batch_indices,
+                ) {
+                    pass.draw_indexed(indices, batch.base_vertex, 0..1);
+                }
             }
         }
         self.drawn_chunks = drawn;

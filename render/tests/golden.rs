@@ -25,8 +25,8 @@ use gripline_config::track_file::{LoadedTrack, load_track};
 use gripline_config::vehicle_file::load_vehicle;
 use gripline_physics::vehicle::VehicleParams;
 use gripline_render::{
-    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, QualityTier,
-    RenderSettings, RgbaImage, VehiclePose, VehicleVisual,
+    AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, LOW_TIER_DRAW_BATCH_VERTICES,
+    OffscreenRenderer, QualityTier, RenderSettings, RgbaImage, VehiclePose, VehicleVisual,
 };
 
 const W: u32 = 256;
@@ -563,4 +563,29 @@ fn gpu_timestamps_record_at_every_quality_tier() {
         let error = pollster::block_on(scope.pop());
         assert!(error.is_none(), "{}: {error:?}", tier.name());
     }
+}
+
+#[test]
+fn the_low_tier_draws_in_batches_and_the_picture_is_the_same() {
+    let Some(gpu) = gpu() else { return };
+    let visual = VehicleVisual::from_params(&corvette());
+    // Near the start: the ground under and behind the camera is clipped, which is where
+    // batching matters (see `RenderSettings::draw_batch_vertices`).
+    let pose = circuit_pose(&visual, 200.0);
+    let camera = Camera::new(CameraMode::Chase);
+    let mesh = &track("circuit").mesh;
+    let batched = QualityTier::Low.settings(4);
+    assert_eq!(batched.draw_batch_vertices, LOW_TIER_DRAW_BATCH_VERTICES);
+    let whole = RenderSettings {
+        draw_batch_vertices: u32::MAX,
+        ..batched
+    };
+    let render = |settings: &RenderSettings| {
+        OffscreenRenderer::new(gpu.clone(), settings, mesh, &visual, 320, 180)
+            .expect("renderer")
+            .render(&pose, &camera)
+            .expect("render")
+    };
+    let (a, b) = (render(&batched), render(&whole));
+    assert_eq!(a.data, b.data, "batched draws change the picture");
 }

@@ -119,7 +119,7 @@ fn paint(gpu: &gripline_render::GpuContext, path: UiPaintPath) -> RgbaImage {
                 #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                 let mix = |a: f64, b: f64| (a + (b - a) * t).round() as u8;
                 [mix(150.0, 60.0), mix(190.0, 140.0), mix(230.0, 50.0), 255]
-                    .map(|c| c ^ u8::from(x % 7 == 0))
+                    .map(|c| c ^ u8::from(x.is_multiple_of(7)))
             })
         })
         .collect();
@@ -180,7 +180,7 @@ fn the_software_painter_draws_what_egui_wgpu_draws() {
         let t = f64::from(y) / f64::from(H);
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let g = (190.0 + (140.0 - 190.0) * t).round() as u8;
-        g ^ u8::from(x % 7 == 0)
+        g ^ u8::from(x.is_multiple_of(7))
     };
     for y in 0..H {
         for x in 0..W {
