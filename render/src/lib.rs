@@ -28,7 +28,8 @@
 //!   with their mipmaps.
 //! - [`window_surface`]: a window's surface and every outcome of acquiring a frame (the window
 //!   itself behind [`window_surface::SurfaceWindow`]); [`ui_painter`]: the egui HUD and menus
-//!   painted over the frame.
+//!   painted over the frame, by egui-wgpu on a GPU and by [`software_ui_painter`] on a
+//!   software adapter.
 //!
 //! ## Use in a window
 //!
