@@ -46,8 +46,9 @@ pub struct SoftwareUiPainter {
 }
 
 impl SoftwareUiPainter {
-    /// A painter into targets of `format`, a plain (non-sRGB) format: egui blends in gamma
-    /// space.
+    /// A painter into targets of `format`: best a plain (non-sRGB) one, where blending
+    /// happens in gamma space as egui expects; into an sRGB one the colours are written
+    /// linear, as egui-wgpu does.
     pub fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("software egui shader"),
@@ -111,7 +112,11 @@ impl SoftwareUiPainter {
             multisample: wgpu::MultisampleState::default(),
             fragment: Some(wgpu::FragmentState {
                 module: &module,
-                entry_point: Some("fs_ui"),
+                entry_point: Some(if format.is_srgb() {
+                    "fs_ui_srgb_target"
+                } else {
+                    "fs_ui"
+                }),
                 compilation_options: wgpu::PipelineCompilationOptions::default(),
                 // egui's premultiplied blending, as egui-wgpu sets it.
                 targets: &[Some(wgpu::ColorTargetState {

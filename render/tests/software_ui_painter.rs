@@ -92,8 +92,11 @@ fn prepared_ui() -> PreparedUi {
 
 /// The UI painted by `path` over a sky-blue to grass-green background (so translucency
 /// shows), read back.
-fn paint(gpu: &gripline_render::GpuContext, path: UiPaintPath) -> RgbaImage {
-    let format = wgpu::TextureFormat::Rgba8Unorm;
+fn paint(
+    gpu: &gripline_render::GpuContext,
+    path: UiPaintPath,
+    format: wgpu::TextureFormat,
+) -> RgbaImage {
     let mut painter = UiPainter::new(&gpu.device, format, path);
     assert_eq!(painter.path(), path);
     let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
@@ -167,13 +170,26 @@ fn the_software_painter_draws_what_egui_wgpu_draws() {
     let Some(gpu) = common::gpu() else {
         return;
     };
-    let reference = paint(&gpu, UiPaintPath::EguiWgpu);
-    let software = paint(&gpu, UiPaintPath::Software);
+    // The window's plain target (blending in gamma space), and an sRGB one, which some
+    // surfaces only offer.
+    for (format, name) in [
+        (wgpu::TextureFormat::Rgba8Unorm, "plain"),
+        (wgpu::TextureFormat::Rgba8UnormSrgb, "srgb"),
+    ] {
+        compare_painters(&gpu, format, name);
+    }
+}
+
+fn compare_painters(gpu: &gripline_render::GpuContext, format: wgpu::TextureFormat, name: &str) {
+    let reference = paint(gpu, UiPaintPath::EguiWgpu, format);
+    let software = paint(gpu, UiPaintPath::Software, format);
     let dir = common::out_dir("software_ui_painter");
     reference
-        .write_png(&dir.join("egui-wgpu.png"))
+        .write_png(&dir.join(format!("egui-wgpu-{name}.png")))
         .expect("png");
-    software.write_png(&dir.join("software.png")).expect("png");
+    software
+        .write_png(&dir.join(format!("software-{name}.png")))
+        .expect("png");
 
     let (mut max_diff, mut painted, mut worst, mut over_one) = (0u8, 0usize, (0, 0), 0usize);
     let background_at = |x: u32, y: u32| {
@@ -201,15 +217,15 @@ fn the_software_painter_draws_what_egui_wgpu_draws() {
     // The UI covers a good part of the picture: both painters drew it, not nothing.
     assert!(
         painted > (W * H / 5) as usize,
-        "only {painted} pixels differ from the background"
+        "{name}: only {painted} pixels differ from the background"
     );
     // Dithering moves each blended layer by up to one level: two where layers overlap.
     assert!(
         max_diff <= 2,
-        "the painters differ by {max_diff} levels at {worst:?}"
+        "{name}: the painters differ by {max_diff} levels at {worst:?}"
     );
     assert!(
         over_one <= (W * H / 1000) as usize,
-        "{over_one} pixels differ by more than one level"
+        "{name}: {over_one} pixels differ by more than one level"
     );
 }

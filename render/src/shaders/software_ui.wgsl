@@ -3,9 +3,10 @@
 // llvmpipe runs both sides of every branch, uniform or not, on every pixel: egui-wgpu's
 // shader thereby paid for its unused manual filtering, wrap modes and dithering.)
 //
-// Vertex colours and textures are premultiplied sRGB (gamma) values, as egui makes them;
-// the target is a plain (non-sRGB) format, so blending happens in gamma space, as egui
-// expects.
+// Vertex colours and textures are premultiplied sRGB (gamma) values, as egui makes them.
+// Into a plain (non-sRGB) target `fs_ui` writes them as they are, so blending happens in
+// gamma space, as egui expects; into an sRGB target `fs_ui_srgb_target` writes their linear
+// values, which the target encodes again (egui-wgpu does the same).
 
 struct Screen {
     // The target's size in egui points.
@@ -44,4 +45,17 @@ fn vs_ui(
 @fragment
 fn fs_ui(in: UiOut) -> @location(0) vec4<f32> {
     return in.colour * textureSample(ui_texture, ui_sampler, in.uv);
+}
+
+// 0-1 linear from 0-1 sRGB gamma.
+fn linear_from_gamma(srgb: vec3<f32>) -> vec3<f32> {
+    let lower = srgb / 12.92;
+    let higher = pow((srgb + 0.055) / 1.055, vec3<f32>(2.4));
+    return select(higher, lower, srgb < vec3<f32>(0.04045));
+}
+
+@fragment
+fn fs_ui_srgb_target(in: UiOut) -> @location(0) vec4<f32> {
+    let gamma = in.colour * textureSample(ui_texture, ui_sampler, in.uv);
+    return vec4<f32>(linear_from_gamma(gamma.rgb), gamma.a);
 }
