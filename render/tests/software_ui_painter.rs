@@ -15,8 +15,9 @@ use gripline_render::ui_painter::{PreparedUi, UiPaintPath, UiPainter};
 const W: u32 = 480;
 const H: u32 = 270;
 
-/// A HUD-like UI, run and tessellated.
-fn prepared_ui() -> PreparedUi {
+/// A HUD-like UI, run and tessellated: a first frame, then a second with a new text size
+/// whose glyphs egui adds to its font atlas (a patch of the texture, not a new one).
+fn prepared_uis() -> [PreparedUi; 2] {
     let ctx = egui::Context::default();
     ctx.set_visuals(egui::Visuals::dark());
     // No fade-in: the areas at full opacity at once.
@@ -29,11 +30,11 @@ fn prepared_ui() -> PreparedUi {
         )),
         ..Default::default()
     };
-    // Twice: egui lays areas out unseen in their first pass. The font atlas comes with the
-    // first pass's textures.
+    // The first frame runs twice: egui lays areas out unseen in their first pass. The font
+    // atlas comes with the first pass's textures.
     let mut textures = egui::TexturesDelta::default();
-    let mut output = None;
-    for _ in 0..2 {
+    let mut frames = Vec::new();
+    for pass_index in 0..3 {
         let mut pass = ctx.run_ui(input.clone(), |ui| {
             let ctx = ui.ctx().clone();
             egui::Area::new(egui::Id::unique("panel"))
@@ -46,6 +47,9 @@ fn prepared_ui() -> PreparedUi {
                         .show(ui, |ui| {
                             ui.label(egui::RichText::new("139").size(40.0).color(Color32::WHITE));
                             ui.label("km/h  Automatic  5018 rpm");
+                            if pass_index == 2 {
+                                ui.label(egui::RichText::new("1:52.417").size(31.0));
+                            }
                             let (rect, _) = ui
                                 .allocate_exact_size(Vec2::new(200.0, 14.0), egui::Sense::hover());
                             let painter = ui.painter();
@@ -79,15 +83,25 @@ fn prepared_ui() -> PreparedUi {
                 });
         });
         textures.append(std::mem::take(&mut pass.textures_delta));
-        output = Some(pass);
+        if pass_index > 0 {
+            let pixels_per_point = pass.pixels_per_point;
+            frames.push(PreparedUi {
+                primitives: ctx.tessellate(pass.shapes, pixels_per_point),
+                textures: std::mem::take(&mut textures),
+                pixels_per_point,
+            });
+        }
     }
-    let output = output.expect("two passes ran");
-    let pixels_per_point = output.pixels_per_point;
-    PreparedUi {
-        primitives: ctx.tessellate(output.shapes, pixels_per_point),
-        textures,
-        pixels_per_point,
-    }
+    let [first, second]: [PreparedUi; 2] = frames.try_into().ok().expect("two frames");
+    assert!(
+        second
+            .textures
+            .set
+            .iter()
+            .any(|(_, deltas)| deltas.iter().any(|d| d.pos.is_some())),
+        "the second frame patches the font atlas"
+    );
+    [first, second]
 }
 
 /// The UI painted by `path` over a sky-blue to grass-green background (so translucency
@@ -126,43 +140,46 @@ fn paint(
             })
         })
         .collect();
-    gpu.queue.write_texture(
-        wgpu::TexelCopyTextureInfo {
-            texture: &texture,
-            mip_level: 0,
-            origin: wgpu::Origin3d::ZERO,
-            aspect: wgpu::TextureAspect::All,
-        },
-        &background,
-        wgpu::TexelCopyBufferLayout {
-            offset: 0,
-            bytes_per_row: Some(4 * W),
-            rows_per_image: Some(H),
-        },
-        wgpu::Extent3d {
-            width: W,
-            height: H,
-            depth_or_array_layers: 1,
-        },
-    );
     let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
-    let mut encoder = gpu
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    let user_buffers = painter.paint(
-        &gpu.device,
-        &gpu.queue,
-        &mut encoder,
-        &[&view],
-        [W, H],
-        prepared_ui(),
-    );
     let buffer = readback_buffer(&gpu.device, W, H);
-    record_copy(&mut encoder, &texture, &buffer, W, H);
-    let index = gpu
-        .queue
-        .submit(user_buffers.into_iter().chain([encoder.finish()]));
-    read_image(&gpu.device, &buffer, Some(index), W, H, false).expect("read back the UI")
+    let mut index = None;
+    // Both frames through the same painter, each over a fresh background; the second one's
+    // picture is read back.
+    let [first, second] = prepared_uis();
+    for (n, ui) in [first, second].into_iter().enumerate() {
+        gpu.queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture: &texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            &background,
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(4 * W),
+                rows_per_image: Some(H),
+            },
+            wgpu::Extent3d {
+                width: W,
+                height: H,
+                depth_or_array_layers: 1,
+            },
+        );
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        let user_buffers =
+            painter.paint(&gpu.device, &gpu.queue, &mut encoder, &[&view], [W, H], ui);
+        if n == 1 {
+            record_copy(&mut encoder, &texture, &buffer, W, H);
+        }
+        index = Some(
+            gpu.queue
+                .submit(user_buffers.into_iter().chain([encoder.finish()])),
+        );
+    }
+    read_image(&gpu.device, &buffer, index, W, H, false).expect("read back the UI")
 }
 
 #[test]
