@@ -14,10 +14,11 @@ use std::fmt;
 
 use glam::DVec3;
 use parry3d_f64::bounding_volume::Aabb;
-use parry3d_f64::query::{Ray, RayCast};
+use parry3d_f64::query::Ray;
 use parry3d_f64::shape::{CompositeShapeRef, TriMesh};
 
 use super::neighbourhood::{COVER_MARGIN_M, Neighbourhoods, RayHint};
+use super::ray_triangle::ray_triangle_toi;
 use super::{Ground, GroundHit, Surface};
 
 /// Why a [`TriangleMesh`] could not be built.
@@ -254,7 +255,6 @@ impl TriangleMesh {
             }
             return found;
         };
-        let ray = Ray::new(origin, direction);
         // The BVH's rules: a hit must come strictly before the best so far (the first found
         // wins a tie) and strictly before `max_distance`.
         let mut best = (usize::MAX, max_distance);
@@ -264,7 +264,8 @@ impl TriangleMesh {
             if !(min.cmple(hi).all() && max.cmpge(lo).all()) {
                 continue;
             }
-            if let Some(toi) = self.shape.triangle(t).cast_local_ray(&ray, best.1, true)
+            let tri = self.shape.triangle(t);
+            if let Some(toi) = ray_triangle_toi([tri.a, tri.b, tri.c], origin, direction, best.1)
                 && toi < best.1
             {
                 best = (t as usize, toi);

@@ -9,6 +9,7 @@
 
 pub mod mesh;
 pub mod neighbourhood;
+mod ray_triangle;
 pub mod walls;
 
 pub use mesh::{MeshError, TriangleMesh};
