@@ -1,7 +1,8 @@
 //! The software adapter's egui painter draws what egui-wgpu draws: one UI (translucent
-//! panels with rounded corners, text in two sizes, bars, a circle, lines, a window with its
-//! shadow) painted by both `UiPainter` paths over the same background, compared pixel by
-//! pixel. egui-wgpu dithers (as the window asks it to), the software painter does not:
+//! panels with rounded corners, text in several sizes, bars, a circle, lines, a window with
+//! its shadow) painted by both `UiPainter` paths over the same background in two frames (the
+//! second adds glyphs to egui's font atlas, a patch of its texture), compared pixel by pixel,
+//! into a plain and into an sRGB target. egui-wgpu dithers (as the window asks it to), the software painter does not:
 //! dithering moves a channel by at most one level per blended layer, so that is the
 //! tolerance (two where a corner lies over another shape, in no more than 0.1 % of pixels).
 
