@@ -91,6 +91,7 @@ mod scene_pipelines;
 pub mod scene_textures;
 pub mod settings;
 pub mod software_ui_painter;
+mod texture_binding;
 pub mod tiles;
 pub mod track_geometry;
 pub mod track_scene;

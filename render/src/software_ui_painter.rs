@@ -13,6 +13,8 @@ use std::collections::HashMap;
 use egui::epaint::{Primitive, TextureId, Vertex};
 use egui::{TextureFilter, TextureOptions, TextureWrapMode};
 
+use crate::texture_binding::texture_and_sampler_layout;
+
 /// Bytes of one vertex: position (2 x f32, points), uv (2 x f32), colour (4 x u8).
 const VERTEX_BYTES: u64 = 20;
 
@@ -67,27 +69,7 @@ impl SoftwareUiPainter {
                 count: None,
             }],
         });
-        let texture_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("software egui texture layout"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        });
+        let texture_layout = texture_and_sampler_layout(device, "software egui texture layout");
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some("software egui pipeline layout"),
             bind_group_layouts: &[Some(&screen_layout), Some(&texture_layout)],

@@ -2,6 +2,8 @@
 //! then stretched over the caller's target with bilinear filtering. It is the quality tiers'
 //! main lever on a software adapter, where the cost is per pixel shaded.
 
+use crate::texture_binding::texture_and_sampler_layout;
+
 /// Smallest and largest internal resolution scale (fraction of the target's width/height).
 pub const RENDER_SCALE_RANGE: (f32, f32) = (0.25, 1.0);
 
@@ -33,27 +35,7 @@ pub(crate) struct Upscaler {
 impl Upscaler {
     /// An upscaler writing into targets of `format`.
     pub(crate) fn new(device: &wgpu::Device, format: wgpu::TextureFormat) -> Self {
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("upscale layout"),
-            entries: &[
-                wgpu::BindGroupLayoutEntry {
-                    binding: 0,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
-        });
+        let layout = texture_and_sampler_layout(device, "upscale layout");
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("upscale shader"),
             source: wgpu::ShaderSource::Wgsl(include_str!("shaders/upscale.wgsl").into()),

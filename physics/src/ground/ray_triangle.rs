@@ -50,73 +50,65 @@ mod tests {
     use super::*;
     use parry3d_f64::query::{Ray, RayCast};
     use parry3d_f64::shape::Triangle;
+    use proptest::prelude::*;
 
     fn parry(tri: [DVec3; 3], origin: DVec3, dir: DVec3, max_t: f64) -> Option<f64> {
         Triangle::new(tri[0], tri[1], tri[2]).cast_local_ray(&Ray::new(origin, dir), max_t, true)
     }
 
-    /// A small deterministic generator (64-bit LCG), values in [-1, 1).
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            #[allow(clippy::cast_precision_loss)]
-            let unit = (self.0 >> 11) as f64 / (1u64 << 53) as f64;
-            2.0 * unit - 1.0
-        }
-        fn vec(&mut self, scale: f64) -> DVec3 {
-            DVec3::new(self.next(), self.next(), self.next()) * scale
-        }
+    fn vec3(scale: f64) -> impl Strategy<Value = DVec3> {
+        (-scale..scale, -scale..scale, -scale..scale).prop_map(|(x, y, z)| DVec3::new(x, y, z))
     }
 
-    #[test]
-    fn the_same_hits_and_times_of_impact_as_parry_to_the_bit() {
-        let mut rng = Lcg(12_345);
-        let (mut hits, mut cases) = (0, 0);
-        for _ in 0..200_000 {
-            // Ground-like triangles (a few metres, nearly flat) and wheel-like rays (mostly
-            // down), and arbitrary ones.
-            let flat = rng.next() > -0.5;
-            let a = rng.vec(20.0);
-            let tri = if flat {
-                [
-                    a,
-                    a + DVec3::new(rng.next() * 5.0, rng.next() * 5.0, rng.next() * 0.3),
-                    a + DVec3::new(rng.next() * 5.0, rng.next() * 5.0, rng.next() * 0.3),
-                ]
-            } else {
-                [a, rng.vec(20.0), rng.vec(20.0)]
-            };
-            let centre = (tri[0] + tri[1] + tri[2]) / 3.0;
-            let origin = if flat {
-                centre + DVec3::new(rng.next() * 2.0, rng.next() * 2.0, 1.0 + rng.next())
-            } else {
-                centre + rng.vec(4.0)
-            };
-            let dir = if flat {
-                DVec3::new(rng.next() * 0.2, rng.next() * 0.2, -1.0)
-            } else {
-                rng.vec(1.0)
-            };
-            let max_t = 4.0 * (rng.next() + 1.0);
-            let ours = ray_triangle_toi(tri, origin, dir, max_t);
-            let theirs = parry(tri, origin, dir, max_t);
-            assert_eq!(
-                ours.map(f64::to_bits),
-                theirs.map(f64::to_bits),
-                "{tri:?} {origin} {dir} {max_t}"
+    /// A ground-like triangle (a few metres, nearly flat) and a wheel-like ray (mostly down,
+    /// starting above it), or an arbitrary triangle and ray; and the distance limit.
+    fn case() -> impl Strategy<Value = ([DVec3; 3], DVec3, DVec3, f64)> {
+        let flat = (
+            vec3(20.0),
+            -5.0..5.0,
+            -5.0..5.0,
+            -0.3..0.3,
+            -5.0..5.0,
+            -5.0..5.0,
+            -0.3..0.3,
+        )
+            .prop_flat_map(|(a, x1, y1, z1, x2, y2, z2)| {
+                let tri = [a, a + DVec3::new(x1, y1, z1), a + DVec3::new(x2, y2, z2)];
+                let centre = (tri[0] + tri[1] + tri[2]) / 3.0;
+                (
+                    Just(tri),
+                    (-2.0..2.0, -2.0..2.0, 0.0..2.0)
+                        .prop_map(move |(x, y, z)| centre + DVec3::new(x, y, z)),
+                    (-0.2..0.2, -0.2..0.2).prop_map(|(x, y)| DVec3::new(x, y, -1.0)),
+                    0.0..8.0,
+                )
+            });
+        let arbitrary = (
+            vec3(20.0),
+            vec3(20.0),
+            vec3(20.0),
+            vec3(4.0),
+            vec3(1.0),
+            0.0..8.0,
+        )
+            .prop_map(|(a, b, c, offset, dir, max_t)| {
+                ([a, b, c], (a + b + c) / 3.0 + offset, dir, max_t)
+            });
+        prop_oneof![3 => flat, 1 => arbitrary]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        #[test]
+        fn the_same_hits_and_times_of_impact_as_parry_to_the_bit(
+            (tri, origin, dir, max_t) in case()
+        ) {
+            prop_assert_eq!(
+                ray_triangle_toi(tri, origin, dir, max_t).map(f64::to_bits),
+                parry(tri, origin, dir, max_t).map(f64::to_bits)
             );
-            cases += 1;
-            hits += usize::from(ours.is_some());
         }
-        // Both outcomes are well represented.
-        assert!(
-            hits > cases / 5 && hits < cases * 4 / 5,
-            "{hits} of {cases}"
-        );
     }
 
     #[test]
