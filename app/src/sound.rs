@@ -1,7 +1,7 @@
 //! The simulator's sound, wired: the sim thread's [`StateTap`] that turns each tick into a
-//! [`SoundFrame`] for the audio thread, the output stream opened from the settings (or a
-//! one-line reason for silence), and the headless `--audio` recorder that renders a run into
-//! a WAV file with the same synthesiser.
+//! [`SoundFrame`](gripline_audio::SoundFrame) for the audio thread, the output stream opened
+//! from the settings (or a one-line reason for silence), and the headless `--audio` recorder
+//! that renders a run into a WAV file with the same synthesiser.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

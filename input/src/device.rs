@@ -82,7 +82,7 @@ pub enum InputEvent {
 }
 
 /// A source of input events: implemented by the gilrs, evdev and hidapi backends, the
-/// window's keyboard, and [`ScriptedDevice`].
+/// window's keyboard, and `ScriptedDevice`.
 pub trait InputBackend {
     /// Appends to `out`, in order, every event that happened up to `now` and was not
     /// reported yet. Must not block. `out` is reused from tick to tick, so a backend that

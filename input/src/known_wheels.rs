@@ -109,8 +109,8 @@ use FfbBackendKind::{EvdevConstant, HidPid, LogitechClassic};
 
 /// The table. Every entry names the source of its IDs and of its peak estimate.
 ///
-/// ID sources: new-lg4ff `hid-ids.h` [7b7c192] (Logitech, read for issue 10), universal-pidff
-/// `hid-ids.h` [9b7760c] (Moza, Cammus, VRS, `OpenFFBoard`; read for issue 10), and
+/// ID sources: new-lg4ff `hid-ids.h` \[7b7c192\] (Logitech, read for issue 10), universal-pidff
+/// `hid-ids.h` \[9b7760c\] (Moza, Cammus, VRS, `OpenFFBoard`; read for issue 10), and
 /// `ffb_input.md` sections 2.1 and 3.7 for the rest (hid-tmff2 `hid-tmff2.h`, hid-fanatecff
 /// `hid-ftec.h`, linux-steering-wheels). Peaks: "vendor" is the manufacturer's published peak
 /// (often in the model name: Moza R21 = 21 N·m), "community" a commonly quoted figure for a

@@ -14,7 +14,7 @@
 //!    same events the sim's mapper gets; the keyboard as a device too) and every
 //!    force-feedback output sample to [`LiveInput::feed_ffb`]; report the kill switch with
 //!    [`LiveInput::set_ffb_killed`] and the clock with [`LiveInput::set_now`];
-//! 2. call [`SettingsScreen::show`] (or [`SettingsScreen::show_with_tabs`] with the car,
+//! 2. call `SettingsScreen::show` (or [`SettingsScreen::show_with_tabs`] with the car,
 //!    session and graphics tabs the app draws itself);
 //! 3. act on the returned [`SettingsAction`].
 //!
@@ -543,7 +543,7 @@ impl SettingsScreen {
     }
 
     /// Reads the events `live` logged since the last call: feeds the calibration and
-    /// shifter wizards and the bind capture. [`SettingsScreen::show`] calls it; tests call
+    /// shifter wizards and the bind capture. `SettingsScreen::show` calls it; tests call
     /// it directly.
     pub fn process_input(&mut self, live: &LiveInput) {
         if live.next_seq() < self.seq {
@@ -618,7 +618,7 @@ impl SettingsScreen {
         self.show_with_tabs(ctx, live, &mut [])
     }
 
-    /// [`SettingsScreen::show`] with the app's own tabs after Controls and Force feedback.
+    /// `SettingsScreen::show` with the app's own tabs after Controls and Force feedback.
     pub fn show_with_tabs(
         &mut self,
         ctx: &egui::Context,

@@ -1,7 +1,7 @@
 //! The settings screen's own tabs of the window: "Car & session" and "Graphics".
 //!
 //! The Controls and Force-feedback tabs come from [`crate::settings_ui`]; these two edit the
-//! rest of [`Settings`] (a draft, applied with the screen's Apply button).
+//! rest of `Settings` (a draft, applied with the screen's Apply button).
 
 use std::path::Path;
 

@@ -130,7 +130,7 @@ pub struct MainTrack {
     /// Heading difference between the end and the start (rad, within ±pi).
     pub closure_heading_rad: f64,
     /// The lower corner of TORCS's bounding box of the track (m), which TORCS moves the track
-    /// and its scene by (see [`super::bounds`]).
+    /// and its scene by (see `super::bounds`).
     pub torcs_lower_corner_m: [f64; 3],
 }
 

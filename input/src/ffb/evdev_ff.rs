@@ -13,7 +13,7 @@
 //! erase it when the device is closed, `input_ff_flush`).
 //!
 //! The kernel calls go through [`EvdevFfDevice`], so all of this is tested with
-//! [`RecordingFfDevice`]; the real device (`evdev_ff_linux`, Linux only) wraps the `evdev`
+//! `RecordingFfDevice`; the real device (`evdev_ff_linux`, Linux only) wraps the `evdev`
 //! crate. A device that went away answers `ENODEV`, which becomes
 //! [`FfbError::Disconnected`].
 //!

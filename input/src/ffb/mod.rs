@@ -12,7 +12,7 @@
 //! - [`backend`]: the trait every device backend implements;
 //! - [`emergency`]: zero torque on SIGINT, SIGTERM and panics, for every writer;
 //! - [`writer`]: the latest-value-wins writer thread between the sim and a slow device;
-//! - [`recording`]: a backend that timestamps every command, for tests;
+//! - `recording`: a backend that timestamps every command, for tests;
 //! - [`protocol`]: byte-exact encoders of the Logitech classic, HID PID and evdev
 //!   `FF_CONSTANT` commands;
 //! - [`evdev_ff`]: the Linux evdev `FF_CONSTANT` backend over a small device trait, and

@@ -4,7 +4,7 @@
 //! safety gate and sends it, all in the same call: an input change reaches the device level
 //! within the tick (DESIGN.md section 8). In the app the backend is an
 //! [`crate::ffb::writer::FfbWriter`], so "send" is an atomic store; tests use a
-//! [`crate::ffb::recording::RecordingBackend`] directly.
+//! `crate::ffb::recording::RecordingBackend` directly.
 //!
 //! A level is sent every tick, even when it did not change: for the writer thread the stores
 //! are the heartbeat its watchdog listens to (it skips unchanged values itself).

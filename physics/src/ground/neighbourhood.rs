@@ -2,7 +2,7 @@
 //! keeps between ticks.
 //!
 //! A wheel moves a few centimetres per tick, so its ray nearly always meets the triangle it met
-//! last tick or one beside it. [`Neighbourhoods`] stores, for every triangle, its *cover box*
+//! last tick or one beside it. `Neighbourhoods` stores, for every triangle, its *cover box*
 //! (the triangle's bounding box grown by [`COVER_MARGIN_XY_M`] horizontally and by
 //! [`COVER_MARGIN_M`] up and down) and every triangle whose bounding box touches that cover
 //! box, with those bounding boxes copied into the row so that a query reads one run of memory. A ray whose whole segment (origin to

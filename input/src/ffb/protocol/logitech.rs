@@ -6,7 +6,7 @@
 //! one command that needs report ID 0x30 ([`G923_PS_TO_CLASSIC`]).
 //!
 //! [`LogitechClassicBackend`] drives a wheel through any [`HidOutput`]. Its start-up follows
-//! new-lg4ff's `lg4ff_init` (berarma/new-lg4ff `hid-lg4ff.c` [7b7c192], read for issue 10;
+//! new-lg4ff's `lg4ff_init` (berarma/new-lg4ff `hid-lg4ff.c` \[7b7c192\], read for issue 10;
 //! `ffb_input.md` section 2.4 only names the fixed-loop command): autocentre off (`F5`), the
 //! rotation range where the wheel has a range command ([`range_command`], new-lg4ff's
 //! `lg4ff_devices` table), then `lg4ff_init_slots`: fixed-loop mode off (`0D 00`, the module
