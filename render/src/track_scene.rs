@@ -17,6 +17,7 @@ use wgpu::util::DeviceExt;
 use crate::gpu_mesh::batches;
 use crate::scene_pipelines::DEPTH_FORMAT;
 use crate::scene_textures::{mip_chain, plain_texture, upload_texture};
+use crate::texture_binding::{filtering_sampler_entry, texture_entry};
 use crate::tiles::box_visible;
 
 /// Largest texture side uploaded with fine detail on, and off (Low tier).
@@ -292,27 +293,12 @@ impl GpuTrackScene {
 }
 
 fn texture_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
-    let texture = |binding| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Texture {
-            sample_type: wgpu::TextureSampleType::Float { filterable: true },
-            view_dimension: wgpu::TextureViewDimension::D2,
-            multisampled: false,
-        },
-        count: None,
-    };
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("scene textures layout"),
         entries: &[
-            texture(0),
-            texture(1),
-            wgpu::BindGroupLayoutEntry {
-                binding: 2,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            },
+            texture_entry(0),
+            texture_entry(1),
+            filtering_sampler_entry(2),
         ],
     })
 }
