@@ -303,7 +303,11 @@ impl SceneRenderer {
             settings,
         );
 
-        let batch = settings.draw_batch_vertices;
+        // The track's big meshes, drawn in batches (see `RenderSettings::draw_batch_vertices`).
+        let big_mesh = |label: &str, mesh: &MeshBuilder| {
+            GpuMesh::new(device, label, mesh)
+                .map(|m| m.with_draw_batch(settings.draw_batch_vertices))
+        };
         let mut geometry = TrackGeometry::new(track);
         let (mut ground_mesh, props_mesh) = split_props(&geometry.mesh);
         let ground_tiles = tile_mesh(&mut ground_mesh);
@@ -347,21 +351,17 @@ impl SceneRenderer {
             shadow_pipeline,
             shadow_view,
             shadow_size,
-            ground: GpuMesh::new(device, "track ground", &ground_mesh)
-                .map(|m| m.with_draw_batch(batch)),
+            ground: big_mesh("track ground", &ground_mesh),
             track_scene: None,
             layouts: [main_layout, model_layout],
             visible_ground: Vec::with_capacity(ground_tiles.len()),
             ground_tiles,
-            props: GpuMesh::new(device, "track objects", &props_mesh)
-                .map(|m| m.with_draw_batch(batch)),
-            roadside: GpuMesh::new(device, "roadside", &roadside_mesh)
-                .map(|m| m.with_draw_batch(batch)),
+            props: big_mesh("track objects", &props_mesh),
+            roadside: big_mesh("roadside", &roadside_mesh),
             visible_roadside: Vec::with_capacity(roadside_tiles.len()),
             shadowed_roadside: Vec::with_capacity(roadside_tiles.len()),
             roadside_tiles,
-            roadside_far: GpuMesh::new(device, "roadside far", &roadside_far_mesh)
-                .map(|m| m.with_draw_batch(batch)),
+            roadside_far: big_mesh("roadside far", &roadside_far_mesh),
             visible_roadside_far: Vec::with_capacity(roadside_far_tiles.len()),
             roadside_far_tiles,
             detail_distance_m: settings.detail_distance_m,

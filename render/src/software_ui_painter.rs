@@ -45,6 +45,10 @@ pub struct SoftwareUiPainter {
     vertex_buffer: Option<wgpu::Buffer>,
     index_buffer: Option<wgpu::Buffer>,
     draws: Vec<Draw>,
+    /// This frame's vertex and index bytes, kept between frames so painting allocates nothing
+    /// once they have grown.
+    vertex_bytes: Vec<u8>,
+    index_bytes: Vec<u8>,
 }
 
 impl SoftwareUiPainter {
@@ -145,6 +149,8 @@ impl SoftwareUiPainter {
             vertex_buffer: None,
             index_buffer: None,
             draws: Vec::new(),
+            vertex_bytes: Vec::new(),
+            index_bytes: Vec::new(),
         }
     }
 
@@ -270,14 +276,12 @@ impl SoftwareUiPainter {
     ) {
         #[allow(clippy::cast_precision_loss)]
         let size_points = size_px.map(|n| n as f32 / pixels_per_point.max(1e-3));
-        let screen: Vec<u8> = [size_points[0], size_points[1], 0.0, 0.0]
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect();
-        queue.write_buffer(&self.screen_buffer, 0, &screen);
+        let screen = [size_points[0], size_points[1], 0.0f32, 0.0];
+        queue.write_buffer(&self.screen_buffer, 0, bytemuck::bytes_of(&screen));
         self.draws.clear();
-        let mut vertices: Vec<u8> = Vec::new();
-        let mut indices: Vec<u8> = Vec::new();
+        let (vertices, indices) = (&mut self.vertex_bytes, &mut self.index_bytes);
+        vertices.clear();
+        indices.clear();
         let (mut vertex_count, mut index_count) = (0u32, 0u32);
         for clipped in primitives {
             let Primitive::Mesh(mesh) = &clipped.primitive else {
@@ -296,28 +300,28 @@ impl SoftwareUiPainter {
             vertices.extend(mesh.vertices.iter().flat_map(vertex_bytes));
             indices.extend(mesh.indices.iter().flat_map(|i| i.to_le_bytes()));
             self.draws.push(Draw {
-                indices: index_count..index_count + mesh_indices,
+                indices: index_count..index_count.saturating_add(mesh_indices),
                 base_vertex,
                 texture: mesh.texture_id,
                 scissor,
             });
             vertex_count =
                 vertex_count.saturating_add(u32::try_from(mesh.vertices.len()).unwrap_or(0));
-            index_count += mesh_indices;
+            index_count = index_count.saturating_add(mesh_indices);
         }
         // wgpu copies in multiples of 4 bytes: indices are, vertices (20 bytes) are too.
         upload(
             device,
             queue,
             &mut self.vertex_buffer,
-            &vertices,
+            &self.vertex_bytes,
             wgpu::BufferUsages::VERTEX,
         );
         upload(
             device,
             queue,
             &mut self.index_buffer,
-            &indices,
+            &self.index_bytes,
             wgpu::BufferUsages::INDEX,
         );
     }
