@@ -32,10 +32,9 @@ impl GpuMesh {
         })
     }
 
-    /// The same mesh drawn in draws of at most `vertices` vertices (rounded down to whole
-    /// triangles, at least one).
+    /// The same mesh drawn in draws of at most `vertices` vertices (see [`triangle_batches`]).
     pub(crate) fn with_draw_batch(mut self, vertices: u32) -> Self {
-        self.batch = (vertices / 3).max(1).saturating_mul(3);
+        self.batch = vertices;
         self
     }
 
@@ -48,19 +47,20 @@ impl GpuMesh {
     pub(crate) fn draw_ranges(&self, pass: &mut wgpu::RenderPass<'_>, ranges: &[(u32, u32)]) {
         pass.set_vertex_buffer(0, self.buffer.slice(..));
         for &(first, end) in ranges {
-            for batch in batches(first.min(self.count)..end.min(self.count), self.batch) {
+            for batch in triangle_batches(first.min(self.count)..end.min(self.count), self.batch) {
                 pass.draw(batch, 0..1);
             }
         }
     }
 }
 
-/// `range` cut into consecutive pieces of at most `batch` (at least 1) elements.
-pub(crate) fn batches(
+/// `range` (vertices or indices of a triangle list) cut into consecutive pieces of at most
+/// `batch` elements, rounded down to whole triangles (at least one).
+pub(crate) fn triangle_batches(
     range: std::ops::Range<u32>,
     batch: u32,
 ) -> impl Iterator<Item = std::ops::Range<u32>> {
-    let batch = batch.max(1);
+    let batch = (batch / 3).max(1).saturating_mul(3);
     range
         .clone()
         .step_by(batch as usize)
@@ -69,14 +69,25 @@ pub(crate) fn batches(
 
 #[cfg(test)]
 mod tests {
-    use super::batches;
+    use super::triangle_batches;
 
     #[test]
-    fn ranges_are_cut_into_whole_batches_covering_every_element_once() {
-        let cut: Vec<_> = batches(3..20, 6).collect();
-        assert_eq!(cut, vec![3..9, 9..15, 15..20]);
-        assert_eq!(batches(0..6, u32::MAX).collect::<Vec<_>>(), vec![0..6]);
-        assert_eq!(batches(5..5, 3).count(), 0);
-        assert_eq!(batches(0..4, 0).count(), 4, "a batch of 0 is taken as 1");
+    fn ranges_are_cut_into_whole_triangles_covering_every_element_once() {
+        let cut: Vec<_> = triangle_batches(3..21, 7).collect();
+        assert_eq!(
+            cut,
+            vec![3..9, 9..15, 15..21],
+            "7 rounds down to 2 triangles"
+        );
+        assert_eq!(
+            triangle_batches(0..6, u32::MAX).collect::<Vec<_>>(),
+            vec![0..6]
+        );
+        assert_eq!(triangle_batches(6..6, 3).count(), 0);
+        assert_eq!(
+            triangle_batches(0..6, 0).collect::<Vec<_>>(),
+            vec![0..3, 3..6],
+            "at least one triangle a draw"
+        );
     }
 }

@@ -14,7 +14,7 @@ use glam::{DVec3, Vec3, Vec4};
 use gripline_config::torcs::TrackScene;
 use wgpu::util::DeviceExt;
 
-use crate::gpu_mesh::batches;
+use crate::gpu_mesh::triangle_batches;
 use crate::scene_pipelines::DEPTH_FORMAT;
 use crate::scene_textures::{mip_chain, plain_texture, upload_texture};
 use crate::texture_binding::{filtering_sampler_entry, texture_entry};
@@ -95,7 +95,7 @@ pub struct GpuTrackScene {
     vertices: wgpu::Buffer,
     indices: wgpu::Buffer,
     batches: Vec<Batch>,
-    /// Most indices one draw takes, a multiple of 3.
+    /// Most indices one draw takes (see `triangle_batches`).
     draw_batch_indices: u32,
     pipelines: [wgpu::RenderPipeline; 3],
     /// Chunks drawn in the last frame, and in all.
@@ -246,7 +246,7 @@ impl GpuTrackScene {
                 usage: wgpu::BufferUsages::INDEX,
             }),
             batches,
-            draw_batch_indices: (ctx.draw_batch_indices / 3).max(1).saturating_mul(3),
+            draw_batch_indices: ctx.draw_batch_indices,
             pipelines: pipelines(device, ctx, &texture_layout),
             drawn_chunks: 0,
             total_chunks,
@@ -275,7 +275,7 @@ impl GpuTrackScene {
                     bound = true;
                 }
                 drawn += 1;
-                for indices in batches(
+                for indices in triangle_batches(
                     chunk.first_index..chunk.first_index + chunk.index_count,
                     self.draw_batch_indices,
                 ) {
