@@ -9,6 +9,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use gripline_config::bindings::Bindings;
+use gripline_sim::realtime::sim_thread::{MAX_SPIN, MIN_SPIN};
 use gripline_sim::realtime::{
     Command, Interpolator, Rig, Session, SimConfig, SimEvent, SimHandle, SimThread,
 };
@@ -66,6 +67,10 @@ fn keeps_its_rate_with_a_slow_renderer_dropping_snapshots_instead_of_blocking() 
         (stats.ticks + stats.dropped_ticks) as f64 >= 0.95 * wall_ms - 50.0,
         "{stats}"
     );
+    // The spin before each deadline is reported, within its bounds (calibrated from the
+    // wake-ups measured, after the first thousand).
+    let spin_bounds_us = MIN_SPIN.as_secs_f64() * 1e6..=MAX_SPIN.as_secs_f64() * 1e6;
+    assert!(spin_bounds_us.contains(&stats.spin_us), "{stats}");
     // A 64-snapshot ring and 100 ms frames: about 36 of every 100 snapshots are dropped.
     assert!(stats.dropped_snapshots > 500, "{stats}");
     // What the renderer gets is at most about a frame old (64 ring slots + scheduling).

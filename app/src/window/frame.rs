@@ -128,6 +128,7 @@ impl App {
                 missed_ticks: stats.missed_ticks + stats.dropped_ticks,
                 dropped_snapshots: stats.dropped_snapshots,
                 step_cost_us: stats.step_cost_mean_us,
+                spin_us: stats.spin_us,
                 frame_cpu_ms: r.frames.cpu_median_ms(),
                 fps: r.frames.fps(),
             },
@@ -337,7 +338,8 @@ pub(super) fn stats_report(stats: &gripline_sim::realtime::SimStats) -> String {
     format!(
         "sim ticks: {}  lateness p50 {:.0} µs  p99 {:.0} µs  max {:.0} µs\n\
          missed ticks: {}  dropped after stalls: {}  snapshots dropped: {}\n\
-         tick cost: mean {:.1} µs  p99 {:.1} µs  max {:.1} µs  priority raised: {}",
+         tick cost: mean {:.1} µs  p99 {:.1} µs  max {:.1} µs  priority raised: {}  \
+         spin before deadlines: {:.0} µs",
         stats.ticks,
         stats.lateness_p50_us,
         stats.lateness_p99_us,
@@ -348,6 +350,7 @@ pub(super) fn stats_report(stats: &gripline_sim::realtime::SimStats) -> String {
         stats.step_cost_mean_us,
         stats.step_cost_p99_us,
         stats.step_cost_max_us,
-        stats.priority_raised
+        stats.priority_raised,
+        stats.spin_us
     )
 }

@@ -68,8 +68,10 @@ pub struct TimingFigures {
     pub missed_ticks: u64,
     /// Snapshots dropped because the ring was full.
     pub dropped_snapshots: u64,
-    /// Cost of one physics step, median (µs).
+    /// Cost of one physics step, mean (µs).
     pub step_cost_us: f64,
+    /// How long the sim thread spins before each deadline, as calibrated (µs).
+    pub spin_us: f64,
     /// CPU time of the last frame on the render thread (ms).
     pub frame_cpu_ms: f64,
     /// Frames per second.
@@ -507,7 +509,13 @@ fn timing(ui: &mut Ui, hud: &HudInputs<'_>) {
                 t.missed_ticks, t.dropped_snapshots, t.step_cost_us
             ),
         );
-        mono(ui, format!("frame cpu {:>5.2} ms", t.frame_cpu_ms));
+        mono(
+            ui,
+            format!(
+                "frame cpu {:>5.2} ms  spin {:>3.0} µs",
+                t.frame_cpu_ms, t.spin_us
+            ),
+        );
     }
 }
 

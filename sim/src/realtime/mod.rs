@@ -5,6 +5,7 @@
 //!   [`SimHandle`] (commands in, snapshots, events and statistics out);
 //! - [`sim_core`]: what one tick does (commands, input, physics, force feedback, publishing);
 //! - [`scheduler`]: absolute-deadline scheduling with bounded catch-up, and sleep-then-spin;
+//! - [`spin_calibrator`]: how long to spin before each deadline, learnt from the wake-ups;
 //! - [`snapshot_ring`]: the wait-free ring of tick-stamped snapshots to the renderer;
 //! - [`interpolation`]: the renderer's interpolation between the snapshots bracketing its
 //!   render time;
@@ -72,6 +73,7 @@ pub mod scheduler;
 pub mod sim_core;
 pub mod sim_thread;
 pub mod snapshot_ring;
+pub mod spin_calibrator;
 pub mod state_tap;
 pub mod stats;
 

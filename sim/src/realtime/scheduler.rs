@@ -9,7 +9,8 @@
 //!
 //! [`wait_until`] is the waiting half: it sleeps until a little before the deadline and spins
 //! (yielding the CPU's pipeline with `spin_loop`) for the rest, since an OS sleep overshoots
-//! by tens of microseconds.
+//! (by tens of microseconds on a desktop, by hundreds in a virtual machine). It reports each
+//! overshoot, from which [`super::spin_calibrator`] learns how long to spin.
 
 use std::time::{Duration, Instant};
 
@@ -111,16 +112,21 @@ fn duration_of(ns: u128) -> Duration {
 }
 
 /// Waits until `deadline`: sleeps until `spin` before it, then spins. Returns at once for a
-/// deadline in the past.
-pub fn wait_until(deadline: Instant, spin: Duration) {
+/// deadline in the past. Returns how much later than asked the last sleep returned (the
+/// wake-up delay, for [`super::spin_calibrator::SpinCalibrator`]), `None` when it did not
+/// sleep.
+pub fn wait_until(deadline: Instant, spin: Duration) -> Option<Duration> {
+    let mut delay = None;
     loop {
         let now = Instant::now();
         if now >= deadline {
-            return;
+            return delay;
         }
         let remaining = deadline - now;
         if remaining > spin {
-            std::thread::sleep(remaining.saturating_sub(spin));
+            let nap = remaining.saturating_sub(spin);
+            std::thread::sleep(nap);
+            delay = Some(Instant::now().saturating_duration_since(now + nap));
         } else {
             std::hint::spin_loop();
         }
@@ -201,11 +207,14 @@ mod tests {
     fn wait_until_reaches_the_deadline() {
         let start = Instant::now();
         let deadline = start + us(1500);
-        wait_until(deadline, us(200));
+        // 1.5 ms away with a 200 µs spin: it sleeps first, and says how late the sleep ended.
+        let delay = wait_until(deadline, us(200));
         let late = deadline.elapsed();
         assert!(Instant::now() >= deadline);
+        assert!(delay.is_some());
         // Generous: a loaded machine may preempt the spinning thread.
         assert!(late < Duration::from_millis(50), "{late:?}");
-        wait_until(start, us(200));
+        // A deadline in the past: no sleep.
+        assert_eq!(wait_until(start, us(200)), None);
     }
 }

@@ -24,12 +24,16 @@ use super::rig::Rig;
 use super::scheduler::{TickDecision, TickScheduler, wait_until};
 use super::sim_core::{SimCore, core_rings};
 use super::snapshot_ring::{DEFAULT_RING_CAPACITY, SnapshotConsumer};
+use super::spin_calibrator::SpinCalibrator;
 use super::state_tap::StateTap;
 use super::stats::{SharedStats, SimStats, SimStatsReader};
 use crate::session::Session;
 
-/// The longest spin before a deadline when the thread runs at real-time priority.
-pub const RAISED_PRIORITY_SPIN: Duration = Duration::from_micros(50);
+/// The shortest spin before a deadline the calibration may choose.
+pub const MIN_SPIN: Duration = Duration::from_micros(20);
+/// The longest spin before a deadline the calibration may choose (half of a 1 kHz period
+/// spent spinning at the most).
+pub const MAX_SPIN: Duration = Duration::from_micros(500);
 
 /// How the sim thread runs.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,8 +43,9 @@ pub struct SimConfig {
     pub period: Duration,
     /// Overdue ticks run back to back after a stall before the rest are dropped.
     pub max_catch_up: u64,
-    /// How long before each deadline the thread stops sleeping and spins (at most
-    /// [`RAISED_PRIORITY_SPIN`] at real-time priority).
+    /// How long before each deadline the thread stops sleeping and spins at first; from then
+    /// on it is learnt from the wake-up delays measured (see [`super::spin_calibrator`]),
+    /// within [`MIN_SPIN`]..[`MAX_SPIN`].
     pub spin: Duration,
     /// Snapshots the ring to the renderer holds.
     pub ring_capacity: usize,
@@ -124,21 +129,22 @@ fn run(mut core: SimCore, config: &SimConfig, stats: &SharedStats, quit: &Atomic
             gripline_input::realtime_priority::SIM_FIFO_PRIORITY,
         );
     stats.priority_raised.store(raised, Ordering::Relaxed);
-    // At real-time priority the kernel wakes the thread within tens of microseconds, so a
-    // shorter spin keeps the deadlines and leaves the CPU to the renderer (a software
-    // rasteriser shares these cores).
-    let spin = if raised {
-        config.spin.min(RAISED_PRIORITY_SPIN)
-    } else {
-        config.spin
-    };
+    // The spin follows how late this machine wakes the thread: long enough to keep the
+    // deadlines, no longer, since a software rasteriser may share these cores.
+    let mut spin = SpinCalibrator::new(config.spin, MIN_SPIN, MAX_SPIN);
+    stats.record_spin(spin.spin());
     stats.running.store(true, Ordering::Relaxed);
     let origin = Instant::now();
     let mut scheduler = TickScheduler::new(config.period, config.max_catch_up, Duration::ZERO);
     while !quit.load(Ordering::Relaxed) {
         let now = origin.elapsed();
         match scheduler.poll(now) {
-            TickDecision::WaitUntil(deadline) => wait_until(origin + deadline, spin),
+            TickDecision::WaitUntil(deadline) => {
+                if let Some(delay) = wait_until(origin + deadline, spin.spin()) {
+                    spin.record(delay);
+                    stats.record_spin(spin.spin());
+                }
+            }
             TickDecision::Tick { lateness, dropped } => {
                 stats.lateness.record(lateness);
                 if lateness >= scheduler.period() {

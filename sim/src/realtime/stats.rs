@@ -155,6 +155,8 @@ pub struct SharedStats {
     pub auto_resets: AtomicU64,
     /// Whether the sim thread's priority could be raised.
     pub priority_raised: AtomicBool,
+    /// The spin before each deadline the thread uses now (ns), as calibrated.
+    pub spin_ns: AtomicU64,
     /// Whether the sim thread is running its loop.
     pub running: AtomicBool,
 }
@@ -171,8 +173,17 @@ impl Default for SharedStats {
             ffb_errors: AtomicU64::new(0),
             auto_resets: AtomicU64::new(0),
             priority_raised: AtomicBool::new(false),
+            spin_ns: AtomicU64::new(0),
             running: AtomicBool::new(false),
         }
+    }
+}
+
+impl SharedStats {
+    /// Records the spin the sim thread uses now.
+    pub fn record_spin(&self, spin: Duration) {
+        let ns = u64::try_from(spin.as_nanos()).unwrap_or(u64::MAX);
+        self.spin_ns.store(ns, Ordering::Relaxed);
     }
 }
 
@@ -207,6 +218,8 @@ pub struct SimStats {
     pub auto_resets: u64,
     /// Whether the thread's priority was raised.
     pub priority_raised: bool,
+    /// The spin before each deadline the thread uses now (µs).
+    pub spin_us: f64,
 }
 
 /// The UI's view of a [`SharedStats`].
@@ -244,6 +257,9 @@ impl SimStatsReader {
             ffb_errors: s.ffb_errors.load(Ordering::Relaxed),
             auto_resets: s.auto_resets.load(Ordering::Relaxed),
             priority_raised: s.priority_raised.load(Ordering::Relaxed),
+            // Nanoseconds below 2^53 (104 days) convert exactly.
+            #[allow(clippy::cast_precision_loss)]
+            spin_us: s.spin_ns.load(Ordering::Relaxed) as f64 / 1e3,
         }
     }
 
@@ -267,12 +283,12 @@ impl SimStatsReader {
 
 impl fmt::Display for SimStats {
     /// One line: `ticks 2000 | late p50 12 µs p99 48 µs max 310 µs | missed 0 dropped 0 |
-    /// snapshots dropped 0 | step 1.8 µs (p99 3.1, max 22.0)`.
+    /// snapshots dropped 0 | step 1.8 µs (p99 3.1, max 22.0) | spin 210 µs`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "ticks {} | late p50 {:.0} µs p99 {:.0} µs max {:.0} µs | missed {} dropped {} | \
-             snapshots dropped {} | step {:.1} µs (p99 {:.1}, max {:.1})",
+             snapshots dropped {} | step {:.1} µs (p99 {:.1}, max {:.1}) | spin {:.0} µs",
             self.ticks,
             self.lateness_p50_us,
             self.lateness_p99_us,
@@ -283,6 +299,7 @@ impl fmt::Display for SimStats {
             self.step_cost_mean_us,
             self.step_cost_p99_us,
             self.step_cost_max_us,
+            self.spin_us,
         )?;
         if self.ffb_errors > 0 {
             write!(f, " | ffb errors {}", self.ffb_errors)?;
@@ -346,12 +363,13 @@ mod tests {
             step_cost_p99_us: 3.1,
             step_cost_max_us: 22.0,
             priority_raised: true,
+            spin_us: 210.0,
             ..SimStats::default()
         };
         assert_eq!(
             s.to_string(),
             "ticks 2000 | late p50 12 µs p99 48 µs max 310 µs | missed 0 dropped 0 | \
-             snapshots dropped 0 | step 1.8 µs (p99 3.1, max 22.0)"
+             snapshots dropped 0 | step 1.8 µs (p99 3.1, max 22.0) | spin 210 µs"
         );
         let bad = SimStats {
             ffb_errors: 1,
