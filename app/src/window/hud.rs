@@ -64,8 +64,10 @@ pub struct TimingFigures {
     pub lateness_p99_us: f64,
     /// Tick lateness, worst (µs).
     pub lateness_max_us: f64,
-    /// Ticks skipped after stalls.
+    /// Ticks that started a whole period or more after their deadline.
     pub missed_ticks: u64,
+    /// Ticks skipped after stalls (not run: the physics fell behind the clock).
+    pub dropped_ticks: u64,
     /// Snapshots dropped because the ring was full.
     pub dropped_snapshots: u64,
     /// Cost of one physics step, mean (µs).
@@ -505,8 +507,8 @@ fn timing(ui: &mut Ui, hud: &HudInputs<'_>) {
         mono(
             ui,
             format!(
-                "missed {}  dropped {}  step {:>5.1} µs",
-                t.missed_ticks, t.dropped_snapshots, t.step_cost_us
+                "ticks missed {}  dropped {}  step {:>5.1} µs",
+                t.missed_ticks, t.dropped_ticks, t.step_cost_us
             ),
         );
         mono(
@@ -516,6 +518,7 @@ fn timing(ui: &mut Ui, hud: &HudInputs<'_>) {
                 t.frame_cpu_ms, t.spin_us
             ),
         );
+        mono(ui, format!("snapshots dropped {}", t.dropped_snapshots));
     }
 }
 
