@@ -8,7 +8,8 @@
 //! memory-map lock, which any thread mapping or unmapping memory holds (the renderer's do),
 //! whatever the tick's priority. [`prefault_ring`] writes every slot once,
 //! on the thread that makes the ring, so the sim thread only ever touches mapped pages: the
-//! replay, snapshot, command, event and raw-input rings are all made this way.
+//! replay, snapshot, command, event, raw-input and telemetry-out rings are all made this way
+//! (and the sound feed, in `gripline-audio`, the same way).
 
 use rtrb::{Consumer, Producer};
 

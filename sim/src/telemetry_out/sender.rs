@@ -22,6 +22,7 @@ use super::car_facts::CarFacts;
 use super::{gripline_stream, outgauge, outsim};
 use crate::headless::TickObserver;
 use crate::realtime::StateTap;
+use crate::realtime::prefault::prefault_ring;
 
 /// Where the packets go and how often (off by default).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -344,7 +345,11 @@ impl TelemetrySender {
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let counts = Arc::new(SendCounts::default());
         let mut streams = Streams::new(targets, CarFacts::of(vehicle), Arc::clone(&counts))?;
-        let (producer, mut consumer) = RingBuffer::<Message>::new(HANDOFF_CAPACITY);
+        let (mut producer, mut consumer) = RingBuffer::<Message>::new(HANDOFF_CAPACITY);
+        // Mapped now: the sim thread's pushes never page-fault (see `realtime::prefault`).
+        prefault_ring(&mut producer, &mut consumer, || {
+            Message::State(Box::default())
+        });
         let (mut recycle, spare) = RingBuffer::<Box<Snapshot>>::new(HANDOFF_CAPACITY);
         for _ in 0..HANDOFF_CAPACITY {
             let _ = recycle.push(Box::new(Snapshot::default()));
