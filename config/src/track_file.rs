@@ -48,6 +48,9 @@ pub struct LoadedTrack {
     pub description: String,
     /// The file it came from.
     pub source: PathBuf,
+    /// Every file its ground depends on: `source` first, then the files it includes (an
+    /// imported TORCS track's shared `surfaces.xml`). A replay hashes them all.
+    pub files: Vec<PathBuf>,
     /// The layout as written.
     pub layout: TrackLayout,
     /// The built ground, centre line, objects and references.
@@ -73,6 +76,7 @@ impl LoadedTrack {
             name,
             description,
             source: path.to_owned(),
+            files: vec![path.to_owned()],
             layout,
             mesh,
         })

@@ -94,6 +94,20 @@ fn every_installed_track_imports_and_builds_its_ground() {
                 for w in &imported.warnings {
                     println!("  not fully read: {w}");
                 }
+                // What a replay hashes: the track file, then the shared surfaces it includes.
+                let names: Vec<_> = loaded
+                    .files
+                    .iter()
+                    .map(|f| f.file_name().unwrap_or_default().to_string_lossy())
+                    .collect();
+                if loaded.files.first() != Some(&track.xml)
+                    || !names.contains(&"surfaces.xml".into())
+                {
+                    failures.push(format!(
+                        "{}/{}: files {names:?}",
+                        track.category, track.name
+                    ));
+                }
             }
             Err(e) => failures.push(format!("{}/{}: {e}", track.category, track.name)),
         }

@@ -51,17 +51,16 @@ impl World {
         }
     }
 
-    /// The identity of this world for replays, loaded as `spec`: the track file with a hash
-    /// of its bytes, or the built-in flat plane.
+    /// The identity of this world for replays, loaded as `spec`: the track with a hash of
+    /// the bytes of its files (an imported TORCS track's `surfaces.xml` too), or the
+    /// built-in flat plane.
     ///
     /// # Errors
     /// The track file can no longer be read.
     pub fn identity(&self, spec: &str) -> Result<FileIdentity> {
         match self {
             World::Flat(_) => Ok(FileIdentity::builtin(FLAT, FLAT)),
-            World::Track(t) => {
-                FileIdentity::of_files(spec, &t.name, std::slice::from_ref(&t.source))
-            }
+            World::Track(t) => FileIdentity::of_files(spec, &t.name, &t.files),
         }
     }
 

@@ -12,7 +12,7 @@
 //! no usable body friction or restitution (their `friction` 0 is a tyre's grip on top of
 //! them), so barriers get Gripline's defaults ([`BarrierSpec::wall`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use gripline_physics::track::{
     BarrierKind, BarrierPlacement, BarrierSpec, ControlPoint, CrossSection, SideBand, TrackLayout,
@@ -61,6 +61,8 @@ pub struct ImportedTrack {
     /// What could not be carried over exactly (undefined surfaces, walls, a gap where the
     /// track should close).
     pub warnings: Vec<String>,
+    /// The files it was read from: the track file, then those it includes.
+    pub files: Vec<PathBuf>,
 }
 
 /// Reads a TORCS track file and converts it.
@@ -143,6 +145,7 @@ pub fn convert(params: &Params) -> Result<ImportedTrack, TorcsError> {
         surfaces,
         layout,
         warnings,
+        files: params.files(),
     })
 }
 

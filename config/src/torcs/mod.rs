@@ -57,5 +57,9 @@ pub const TRACK_PREFIX: &str = "torcs:";
 /// when its ground cannot be built; each names the file.
 pub fn load_torcs_track(path: &Path) -> Result<LoadedTrack, ConfigError> {
     let imported = import_track(path)?;
-    LoadedTrack::build(imported.name, imported.description, imported.layout, path)
+    let files = imported.files;
+    let mut loaded =
+        LoadedTrack::build(imported.name, imported.description, imported.layout, path)?;
+    loaded.files = files;
+    Ok(loaded)
 }

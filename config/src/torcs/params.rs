@@ -124,3 +124,20 @@ pub struct Params {
     /// What was skipped while reading (references to undeclared entities).
     pub warnings: Vec<String>,
 }
+
+impl Params {
+    /// Every file the parameters were read from: the file read first, then the files it
+    /// includes through entities (TORCS's shared `surfaces.xml`), each once, in the order
+    /// their sections appear.
+    pub fn files(&self) -> Vec<PathBuf> {
+        let mut files = vec![self.path.clone()];
+        let mut pending = vec![&self.root];
+        while let Some(section) = pending.pop() {
+            if !files.iter().any(|f| f.as_path() == &*section.file) {
+                files.push(section.file.to_path_buf());
+            }
+            pending.extend(section.sections.iter().rev());
+        }
+        files
+    }
+}

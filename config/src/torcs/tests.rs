@@ -47,8 +47,14 @@ fn write_pair(dir: &Path) -> std::path::PathBuf {
 #[test]
 fn reads_sections_attributes_units_and_entities() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let params = read_params(&write_pair(dir.path())).expect("parses");
+    let track = write_pair(dir.path());
+    let params = read_params(&track).expect("parses");
     assert_eq!(params.root.name, "test");
+    // The file read, then the file its entity includes, once.
+    assert_eq!(
+        params.files(),
+        [track.clone(), dir.path().join("surfaces.xml")]
+    );
     let surfaces = params.root.section("Surfaces").expect("surfaces");
     let names: Vec<_> = surfaces.sections.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["asphalt", "grass", "local"]);
