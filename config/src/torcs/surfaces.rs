@@ -14,11 +14,17 @@
 //!   from gravel (TORCS gives its gravel more rolling resistance than its sand, Gripline the
 //!   reverse), so a name containing `sand` or `gravel` decides; otherwise
 //!   [`Surface::Sand`] from a rolling resistance of 0.2, [`Surface::Gravel`] below.
-//! - otherwise (low friction, little rolling resistance): [`Surface::Grass`].
+//! - below 0.7 with a rolling resistance of at most 0.004: still paved, [`Surface::Concrete`].
+//!   TORCS's paved surfaces roll at 0.001-0.0035 and its grass, dirt and the borders into
+//!   them at 0.005 or more; its slippery paved ones (`concrete` 0.8, `concrete3` 0.7, the
+//!   painted lines `b-road1-l2` 0.8, and any surface left without numbers, 0.8 / 0.001)
+//!   were grass here before, with grass's rolling drag and loose-surface drag on a hard road.
+//! - otherwise (low friction, some rolling resistance): [`Surface::Grass`].
 //!
 //! What Gripline lacks: a packed-dirt surface (TORCS's `dirt`, 0.9 / 0.006, becomes concrete,
 //! and the dirt tracks drive like concrete ones), and per-surface friction (TORCS's 1.1 road
-//! and its 1.2 asphalt differ by 8 % there; here both are within 5 % of asphalt).
+//! and its 1.2 asphalt differ by 8 % there; here both are within 5 % of asphalt; its 0.8
+//! `concrete` grips a third less than its asphalt, here 5 % less).
 
 use std::collections::HashMap;
 
@@ -34,6 +40,9 @@ pub const TORCS_ASPHALT_FRICTION: f64 = 1.2;
 pub const DEFAULT_FRICTION: f64 = 0.8;
 /// Rolling resistance TORCS assumes for a surface without one.
 pub const DEFAULT_ROLLING_RESISTANCE: f64 = 0.001;
+/// The most rolling resistance of a paved TORCS surface (its paved ones: 0.001-0.0035; its
+/// grass, dirt and their borders: 0.005 and more).
+pub const PAVED_ROLLING_RESISTANCE_MAX: f64 = 0.004;
 
 /// A TORCS surface's physical properties.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -109,6 +118,8 @@ pub fn map_surface(name: &str, s: TorcsSurface, border: Option<BorderStyle>) -> 
         } else {
             Surface::Sand
         }
+    } else if s.rolling_resistance <= PAVED_ROLLING_RESISTANCE_MAX {
+        Surface::Concrete
     } else {
         Surface::Grass
     }

@@ -184,10 +184,25 @@ fn surfaces_map_by_friction_and_rolling_resistance() {
         Surface::Asphalt
     );
     assert_eq!(map_surface("road1", s(1.1, 0.002), None), Surface::Concrete);
+    // Slippery but paved: concrete (grass before, with loose-surface drag on a hard road).
     assert_eq!(
         map_surface("concrete", s(0.8, 0.0035), None),
+        Surface::Concrete
+    );
+    assert_eq!(
+        map_surface("concrete3", s(0.7, 0.003), None),
+        Surface::Concrete
+    );
+    assert_eq!(
+        map_surface("b-road1-l2", s(0.8, 0.002), None),
+        Surface::Concrete
+    );
+    // The borders into grass and the softer dirt roll at 0.005 and more: grass.
+    assert_eq!(
+        map_surface("b-asphalt-grass7", s(0.8, 0.005), None),
         Surface::Grass
     );
+    assert_eq!(map_surface("dirt-b", s(0.8, 0.006), None), Surface::Grass);
     assert_eq!(
         map_surface("concrete2", s(1.0, 0.002), None),
         Surface::Concrete
