@@ -44,18 +44,45 @@ fn cos_atan(x: f64) -> f64 {
     1.0 / x.mul_add(x, 1.0).sqrt()
 }
 
-/// The Magic Formula `D sin(C atan(B x - E (B x - atan(B x))))`.
-#[inline]
-fn magic(b: f64, c: f64, d: f64, e: f64, x: f64) -> f64 {
-    let bx = b * x;
-    d * sin(c * atan(bx - e * (bx - atan(bx))))
-}
-
 /// The cosine weighting `cos(C atan(B x - E (B x - atan(B x))))` of the combined-slip equations.
 #[inline]
 fn weighting(b: f64, c: f64, e: f64, x: f64) -> f64 {
     let bx = b * x;
     cos(c * atan(bx - e * (bx - atan(bx))))
+}
+
+/// One Magic Formula curve's shape factors and its argument: `B`, `C`, `E` and `x` of
+/// `C atan(B x - E (B x - atan(B x)))`.
+#[derive(Clone, Copy)]
+struct Curve {
+    b: f64,
+    c: f64,
+    e: f64,
+    x: f64,
+}
+
+/// `C atan(B x - E (B x - atan(B x)))` of independent curves, computed side by side.
+///
+/// Each curve's two nested arc tangents wait on each other, so one curve alone keeps the
+/// processor waiting; independent ones interleaved overlap their waits. Each lane performs
+/// exactly the operations of [`weighting`] before its cosine, and so of the Magic Formula
+/// `D sin(C atan(B x - E (B x - atan(B x))))` before its sine: one curve's result is the same
+/// bits alone or beside others.
+// Inlined always: the lanes overlap only once their arc tangents sit inside the evaluation.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn shaped_angles<const N: usize>(curves: [Curve; N]) -> [f64; N] {
+    let bx = curves.map(|curve| curve.b * curve.x);
+    let inner = bx.map(atan);
+    let mut outer = [0.0; N];
+    for (lane, curve) in curves.iter().enumerate() {
+        outer[lane] = atan(bx[lane] - curve.e * (bx[lane] - inner[lane]));
+    }
+    let mut angles = [0.0; N];
+    for (lane, curve) in curves.iter().enumerate() {
+        angles[lane] = curve.c * outer[lane];
+    }
+    angles
 }
 
 /// `x` limited to `[lo, hi]`, `MFeval`'s way (no panic when `lo > hi`).
@@ -103,19 +130,20 @@ impl MagicFormula {
         (re, omega)
     }
 
-    /// Pure lateral force at zero camber (`MFeval`'s `Fy0` with `gamma = 0`), for `Mz'`.
-    /// `load_shape`: `sin(PKY4 atan(...))` of `Kya` at zero camber when the caller has it.
+    /// The curve of the pure lateral force at zero camber (`MFeval`'s `Fy0` with `gamma = 0`,
+    /// for `Mz'`), with its peak `D` and vertical shift: `Fy0 = D sin(angle) + Svy`, negated
+    /// when rolling backwards. `load_shape`: `sin(PKY4 atan(...))` of `Kya` at zero camber when
+    /// the caller has it.
     #[allow(clippy::too_many_arguments)]
-    fn fy0_zero_camber(
+    fn fy0_zero_camber_curve(
         &self,
         alpha_star: f64,
         fz: f64,
-        vcx: f64,
         dfz: f64,
         dpi: f64,
         lmuy_star: f64,
         load_shape: Option<f64>,
-    ) -> f64 {
+    ) -> (Curve, f64, f64) {
         let c = &self.coefficients;
         let fz0p = self.fz0_prime;
         let load_shape = load_shape
@@ -128,8 +156,13 @@ impl MagicFormula {
         let dy = muy * fz;
         let ey = ((c.pey1 + c.pey2 * dfz) * (1.0 - c.pey3 * sign(alphay)) * c.ley).min(1.0);
         let by = kya / (self.cy * dy + EPS * sign(dy));
-        let fy0 = magic(by, self.cy, dy, ey, alphay) + svy;
-        if vcx < 0.0 { -fy0 } else { fy0 }
+        let curve = Curve {
+            b: by,
+            c: self.cy,
+            e: ey,
+            x: alphay,
+        };
+        (curve, dy, svy)
     }
 
     /// The equations, without the final finiteness guard: everything for `OUT` = [`ALL`];
@@ -264,28 +297,45 @@ impl MagicFormula {
         let ex =
             ((c.pex1 + c.pex2 * dfz + c.pex3 * dfz * dfz) * (1.0 - c.pex4 * sign(kappa_x)) * c.lex)
                 .min(1.0);
-        let mut fx0 = magic(bx, cx, dx, ex, kappa_x) + svx;
-        if vcx < 0.0 {
-            fx0 = -fx0;
-        }
 
         // ── Combined slip Fx (4.E50 - 4.E57) ─────────────────────────────────────────────
         let exa = (c.rex1 + c.rex2 * dfz).min(1.0);
         let shxa = c.rhx1;
         let bxa = (c.rbx1 + c.rbx3 * gamma_star * gamma_star) * cos_atan(c.rbx2 * kappa) * c.lxal;
         let alpha_s = alpha_star + shxa;
-        // At zero argument the weighting is exactly 1.
-        let gxa0 = if shxa == 0.0 {
-            1.0
-        } else {
-            weighting(bxa, c.rcx1, exa, shxa)
+        let gxa_curve = Curve {
+            b: bxa,
+            c: c.rcx1,
+            e: exa,
+            x: alpha_s,
         };
-        let gxa = weighting(bxa, c.rcx1, exa, alpha_s) / gxa0;
-        let fx = gxa * fx0;
+        // Fx0's curve, the weighting Gxa's and its value at zero slip angle: evaluated side by
+        // side with the lateral curves (`shaped_angles`), or alone when only Fx is asked for.
+        let fx_curves = [
+            Curve {
+                b: bx,
+                c: cx,
+                e: ex,
+                x: kappa_x,
+            },
+            gxa_curve,
+            Curve {
+                x: shxa,
+                ..gxa_curve
+            },
+        ];
+        let fx_of = |[fx0_angle, gxa_angle, gxa0_angle]: [f64; 3]| {
+            let fx0 = dx * sin(fx0_angle) + svx;
+            let fx0 = if vcx < 0.0 { -fx0 } else { fx0 };
+            // At zero argument the weighting is exactly 1.
+            let gxa0 = if shxa == 0.0 { 1.0 } else { cos(gxa0_angle) };
+            let gxa = cos(gxa_angle) / gxa0;
+            gxa * fx0
+        };
 
         if OUT == FX {
             return MfEvaluation {
-                fx,
+                fx: fx_of(shaped_angles(fx_curves)),
                 kxk,
                 mux,
                 ..MfEvaluation::default()
@@ -294,10 +344,25 @@ impl MagicFormula {
 
         // ── Pure lateral force Fy0 (4.E19 - 4.E30; MF 5.2 shift) ────────────────────────
         let cy = self.cy;
-        let kya_load_shape = sin(c.pky4
-            * atan(
+        // The aligning moment's trail slip angle and its curvature's arc tangent (4.E42) are
+        // needed late but known now: their arc tangent and tangent overlap Kya's load shape's
+        // and Svyk's (4.E67) slip-ratio shape's.
+        let sht = c.qhz1 + c.qhz2 * dfz + (c.qhz3 + c.qhz4 * dfz) * gamma_star;
+        let alpha_t = alpha_star + sht;
+        let bt = (c.qbz1 + c.qbz2 * dfz + c.qbz3 * dfz * dfz)
+            * (1.0 + c.qbz4 * gamma + c.qbz5 * gamma.abs())
+            * c.lky
+            / lmuy_star;
+        let ct = c.qcz1;
+        let (load_angle, svyk_angle, et_angle) = (
+            atan(
                 (fz / fz0p) / ((c.pky2 + c.pky5 * gamma_star * gamma_star) * (1.0 + c.ppy2 * dpi)),
-            ));
+            ),
+            atan(c.rvy6 * kappa),
+            atan(bt * ct * alpha_t),
+        );
+        let tan_alpha_t = alpha_t.tan();
+        let (kya_load_shape, svyk_shape) = (sin(c.pky4 * load_angle), sin(c.rvy5 * svyk_angle));
         let kya = c.pky1
             * fz0p
             * (1.0 + c.ppy1 * dpi)
@@ -325,42 +390,91 @@ impl MagicFormula {
             * c.ley)
             .min(1.0);
         let by = kya / (cy * dy + EPS * sign(dy));
-        let mut fy0 = magic(by, cy, dy, ey, alpha_y) + svy;
-        if vcx < 0.0 {
-            fy0 = -fy0;
-        }
 
         // ── Combined slip Fy (4.E58 - 4.E67) ─────────────────────────────────────────────
         let dvyk = muy
             * fz
             * (c.rvy1 + c.rvy2 * dfz + c.rvy3 * gamma_star)
             * cos_atan(c.rvy4 * alpha_star);
-        let svyk = dvyk * sin(c.rvy5 * atan(c.rvy6 * kappa)) * c.lvyka * reduction_smooth;
+        let svyk = dvyk * svyk_shape * c.lvyka * reduction_smooth;
         let shyk = c.rhy1 + c.rhy2 * dfz;
         let eyk = (c.rey1 + c.rey2 * dfz).min(1.0);
         let byk = (c.rby1 + c.rby4 * gamma_star * gamma_star)
             * cos_atan(c.rby2 * (alpha_star - c.rby3))
             * c.lyka;
         let kappa_s = kappa + shyk;
-        let gyk0 = if shyk == 0.0 {
-            1.0
-        } else {
-            weighting(byk, c.rcy1, eyk, shyk)
+        let gyk_curve = Curve {
+            b: byk,
+            c: c.rcy1,
+            e: eyk,
+            x: kappa_s,
         };
-        let gyk = weighting(byk, c.rcy1, eyk, kappa_s) / gyk0;
+        // MF 6.x's Mz uses Fy' = Gyk * Fy0(gamma = 0): Fy0 itself when camber and the
+        // low-speed reductions are absent, else a curve of its own.
+        let zero_camber = if is_mf52 || (gamma_star == 0.0 && !low_speed) {
+            None
+        } else {
+            // With PKY5 = 0 the camber leaves kya's load shape as it is.
+            let shape_at_zero_camber = (c.pky5 == 0.0).then_some(kya_load_shape);
+            Some(self.fy0_zero_camber_curve(
+                alpha_star,
+                fz,
+                dfz,
+                dpi,
+                lmuy_star,
+                shape_at_zero_camber,
+            ))
+        };
+        // Fx's three curves; Fy0's, the weighting Gyk's and its value at zero slip ratio; and
+        // Fy0(gamma = 0)'s when needed: all side by side.
+        let lanes = [
+            fx_curves[0],
+            fx_curves[1],
+            fx_curves[2],
+            Curve {
+                b: by,
+                c: cy,
+                e: ey,
+                x: alpha_y,
+            },
+            gyk_curve,
+            Curve {
+                x: shyk,
+                ..gyk_curve
+            },
+        ];
+        let (
+            [
+                fx0_angle,
+                gxa_angle,
+                gxa0_angle,
+                fy0_angle,
+                gyk_angle,
+                gyk0_angle,
+            ],
+            zero_camber_angle,
+        ) = match zero_camber {
+            Some((curve, _, _)) => {
+                let [a0, a1, a2, a3, a4, a5, a6] = shaped_angles([
+                    lanes[0], lanes[1], lanes[2], lanes[3], lanes[4], lanes[5], curve,
+                ]);
+                ([a0, a1, a2, a3, a4, a5], a6)
+            }
+            None => (shaped_angles(lanes), 0.0),
+        };
+        let fx = fx_of([fx0_angle, gxa_angle, gxa0_angle]);
+        let mut fy0 = dy * sin(fy0_angle) + svy;
+        if vcx < 0.0 {
+            fy0 = -fy0;
+        }
+        let gyk0 = if shyk == 0.0 { 1.0 } else { cos(gyk0_angle) };
+        let gyk = cos(gyk_angle) / gyk0;
         let fy = gyk * fy0 + svyk;
 
         // ── Aligning moment Mz (4.E31 - 4.E49, 4.E71 - 4.E78; paper A54 - A60) ──────────
         let kya_prime = kya + EPS * sign(kya);
         let shf = shy + svy / kya_prime;
         let alpha_r = alpha_star + shf;
-        let sht = c.qhz1 + c.qhz2 * dfz + (c.qhz3 + c.qhz4 * dfz) * gamma_star;
-        let alpha_t = alpha_star + sht;
-        let bt = (c.qbz1 + c.qbz2 * dfz + c.qbz3 * dfz * dfz)
-            * (1.0 + c.qbz4 * gamma + c.qbz5 * gamma.abs())
-            * c.lky
-            / lmuy_star;
-        let ct = c.qcz1;
         let dt = (c.qdz1 + c.qdz2 * dfz)
             * (1.0 - c.ppz1 * dpi)
             * (1.0 + c.qdz3 * gamma + c.qdz4 * gamma * gamma)
@@ -368,8 +482,8 @@ impl MagicFormula {
             * (r0 / fz0p)
             * c.ltr;
         let et = ((c.qez1 + c.qez2 * dfz + c.qez3 * dfz * dfz)
-            * (1.0 + (c.qez4 + c.qez5 * gamma_star) * (2.0 / PI) * atan(bt * ct * alpha_t)))
-        .min(1.0);
+            * (1.0 + (c.qez4 + c.qez5 * gamma_star) * (2.0 / PI) * et_angle))
+            .min(1.0);
         let br = c.qbz9 * c.lky / lmuy_star + c.qbz10 * by * cy;
         let dr = fz_mz
             * r0
@@ -383,32 +497,26 @@ impl MagicFormula {
             * cos(alpha_star);
 
         let kappa_term = (kxk / kya_prime).powi(2) * kappa * kappa;
-        let alpha_r_eq = atan((alpha_r.tan().powi(2) + kappa_term).sqrt()) * sign(alpha_r);
-        let alpha_t_eq = atan((alpha_t.tan().powi(2) + kappa_term).sqrt()) * sign(alpha_t);
+        let tan_alpha_r = alpha_r.tan();
+        let (alpha_r_eq, alpha_t_eq) = (
+            atan((tan_alpha_r.powi(2) + kappa_term).sqrt()) * sign(alpha_r),
+            atan((tan_alpha_t.powi(2) + kappa_term).sqrt()) * sign(alpha_t),
+        );
         let s = r0 * (c.ssz1 + c.ssz2 * (fy / fz0) + (c.ssz3 + c.ssz4 * dfz) * gamma) * c.ls;
         // cos(Cr atan(Br alpha_r,eq)) with Cr = 1, without trigonometry.
         let mzr = dr * cos_atan(br * alpha_r_eq) * reduction_smooth;
-        let t =
-            dt * weighting(bt, ct, et, alpha_t_eq) * cos_alpha_prime * c.lfzo * reduction_smooth;
+        let t_weighting = weighting(bt, ct, et, alpha_t_eq);
+        let fy0_zero_camber = match zero_camber {
+            Some((_, dy_zero_camber, svy_zero_camber)) => {
+                let fy0 = dy_zero_camber * sin(zero_camber_angle) + svy_zero_camber;
+                if vcx < 0.0 { -fy0 } else { fy0 }
+            }
+            None => fy0,
+        };
+        let t = dt * t_weighting * cos_alpha_prime * c.lfzo * reduction_smooth;
         let mz = if is_mf52 {
             -t * (fy - svyk) + mzr + s * fx
         } else {
-            // Fy' = Gyk * Fy0(gamma = 0); Fy0 itself when camber and reductions are absent.
-            let fy0_zero_camber = if gamma_star == 0.0 && !low_speed {
-                fy0
-            } else {
-                // With PKY5 = 0 the camber leaves kya's load shape as it is.
-                let shape_at_zero_camber = (c.pky5 == 0.0).then_some(kya_load_shape);
-                self.fy0_zero_camber(
-                    alpha_star,
-                    fz,
-                    vcx,
-                    dfz,
-                    dpi,
-                    lmuy_star,
-                    shape_at_zero_camber,
-                )
-            };
             -t * (gyk * fy0_zero_camber) + mzr + s * fx
         };
 
@@ -526,5 +634,66 @@ impl MagicFormula {
             my = -my;
         }
         my
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Magic Formula's curve angle of one curve alone, written as the scalar equation.
+    fn alone(curve: Curve) -> f64 {
+        let bx = curve.b * curve.x;
+        curve.c * atan(bx - curve.e * (bx - atan(bx)))
+    }
+
+    #[test]
+    fn curves_side_by_side_give_each_curve_alone_bit_for_bit() {
+        // Shape factors of the shipped tyres' order (B 0.1-40, C 1-2, E -5-1) over slips
+        // from deep negative to deep positive, with lanes of unlike magnitude side by side.
+        let mut curves = Vec::new();
+        for (i, b) in [0.13, 2.7, 11.4, 39.0].into_iter().enumerate() {
+            for c in [1.0, 1.31, 1.9] {
+                for e in [-4.8, -0.6, 0.0, 0.97] {
+                    for x in [-1.2, -0.08, -1e-9, 0.0, 0.003, 0.21, 3.0] {
+                        curves.push(Curve {
+                            b: b * (1.0 + 0.01 * i as f64),
+                            c,
+                            e,
+                            x,
+                        });
+                    }
+                }
+            }
+        }
+        let same = |lanes: &[f64], of: &[Curve]| {
+            lanes
+                .iter()
+                .zip(of)
+                .all(|(angle, curve)| angle.to_bits() == alone(*curve).to_bits())
+        };
+        for window in curves.windows(7) {
+            let three = [window[0], window[3], window[6]];
+            assert!(
+                same(&shaped_angles(three), &three),
+                "{:?}",
+                three.map(|c| c.x)
+            );
+            let seven = [
+                window[0], window[1], window[2], window[3], window[4], window[5], window[6],
+            ];
+            assert!(same(&shaped_angles(seven), &seven));
+        }
+        // A non-finite lane leaves the others as they are.
+        let poisoned = [
+            curves[5],
+            Curve {
+                b: f64::NAN,
+                ..curves[9]
+            },
+        ];
+        let angles = shaped_angles(poisoned);
+        assert_eq!(angles[0].to_bits(), alone(curves[5]).to_bits());
+        assert!(angles[1].is_nan());
     }
 }
