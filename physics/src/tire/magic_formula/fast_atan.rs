@@ -1,8 +1,8 @@
 //! A faster `atan` for the Magic Formula's equations, within a couple of units in the last
 //! place of the standard library's.
 //!
-//! An evaluation of the Magic Formula takes some twenty arc tangents (two in every `magic`
-//! and `weighting` term, more in the aligning moment), which were half of its cost with the
+//! An evaluation of the Magic Formula takes some twenty arc tangents (two in every force
+//! curve and weighting, more in the aligning moment), which were half of its cost with the
 //! C library's `atan` (which also saves and restores the floating-point environment). This is
 //! Cephes' `atan` (Moshier, *Methods and Programs for Mathematical Functions*, 1989): the
 //! argument reduced to `|x| <= 0.66` through `atan(x) = pi/4 + atan((x - 1) / (x + 1))` and

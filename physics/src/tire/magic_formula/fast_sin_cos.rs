@@ -2,7 +2,7 @@
 //! without the C library's general machinery.
 //!
 //! An evaluation takes some fifteen sines and cosines (the `sin(C atan(..))` of every
-//! `magic` term, the `cos(C atan(..))` of every weighting, `gamma*`, `cos(alpha*)`); with
+//! force curve, the `cos(C atan(..))` of every weighting, `gamma*`, `cos(alpha*)`); with
 //! the C library each costs a call, its range checks and a save and restore of the
 //! floating-point environment. Their arguments are small (`|C atan(..)| <= C pi/2`), so this
 //! is `fdlibm`'s (Sun Microsystems, 1993; as in musl) `sin`/`cos`: the argument reduced by
