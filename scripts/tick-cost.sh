@@ -8,6 +8,9 @@
 #   scripts/tick-cost.sh [GRIPLINE_BINARY] [VEHICLE]
 #
 # Defaults: target/release/gripline (built first when absent) and corvette-c5.
+# Builds target the building machine's processor (.cargo/config.toml). Valgrind does not
+# decode AVX-512: on a processor that has it, build the binary to count with
+# RUSTFLAGS="-C target-cpu=x86-64-v3" (AVX2 and FMA, which it does decode).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-target/release/gripline}
