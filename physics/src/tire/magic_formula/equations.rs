@@ -10,7 +10,7 @@
 
 use std::f64::consts::{FRAC_PI_2, PI};
 
-use super::fast_atan::atan;
+use super::fast_atan::{atan, atan_lanes};
 use super::fast_sin_cos::{cos, sin};
 use super::{MagicFormula, MfEvaluation, MfVersion};
 use crate::tire::TireInput;
@@ -73,11 +73,12 @@ struct Curve {
 #[inline(always)]
 fn shaped_angles<const N: usize>(curves: [Curve; N]) -> [f64; N] {
     let bx = curves.map(|curve| curve.b * curve.x);
-    let inner = bx.map(atan);
-    let mut outer = [0.0; N];
+    let inner = atan_lanes(bx);
+    let mut shaped = [0.0; N];
     for (lane, curve) in curves.iter().enumerate() {
-        outer[lane] = atan(bx[lane] - curve.e * (bx[lane] - inner[lane]));
+        shaped[lane] = bx[lane] - curve.e * (bx[lane] - inner[lane]);
     }
+    let outer = atan_lanes(shaped);
     let mut angles = [0.0; N];
     for (lane, curve) in curves.iter().enumerate() {
         angles[lane] = curve.c * outer[lane];

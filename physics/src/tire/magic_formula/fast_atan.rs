@@ -13,6 +13,8 @@
 
 use std::f64::consts::{FRAC_PI_2, FRAC_PI_4};
 
+use wide::f64x4;
+
 /// `tan(3 pi / 8)`: above it the argument is reduced through `pi/2 - atan(1 / x)`.
 const TAN_3PI_8: f64 = 2.414_213_562_373_095;
 /// Above it (and up to [`TAN_3PI_8`]) the argument is reduced through
@@ -58,6 +60,51 @@ pub(super) fn atan(x: f64) -> f64 {
     y.copysign(x)
 }
 
+/// [`atan`] of every lane, four at a time in the processor's vector registers.
+///
+/// Each lane selects its reduction's constants instead of branching to them and then performs
+/// exactly [`atan`]'s operations in [`atan`]'s order (`a / 1.0` is `a`; no fused
+/// multiply-adds), so every lane's result is the same bits as [`atan`] of that lane.
+// Inlined always: a call would pass the lanes through memory.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub(super) fn atan_lanes<const N: usize>(x: [f64; N]) -> [f64; N] {
+    let mut out = [0.0; N];
+    for (xs, ys) in x.chunks(4).zip(out.chunks_mut(4)) {
+        let mut lanes = [0.0; 4];
+        lanes[..xs.len()].copy_from_slice(xs);
+        let y = atan4(f64x4::new(lanes)).to_array();
+        ys.copy_from_slice(&y[..xs.len()]);
+    }
+    out
+}
+
+/// [`atan`] of four lanes without branches (see [`atan_lanes`]).
+#[allow(clippy::inline_always)]
+#[inline(always)]
+fn atan4(x: f64x4) -> f64x4 {
+    let splat = f64x4::splat;
+    let a = x.abs();
+    let above = a.simd_gt(splat(TAN_3PI_8));
+    let reduced = a.simd_gt(splat(REDUCE_ABOVE));
+    let pick = |if_above: f64x4, if_reduced: f64x4, otherwise: f64x4| {
+        above.bitselect(if_above, reduced.bitselect(if_reduced, otherwise))
+    };
+    let one = splat(1.0);
+    let base = pick(splat(FRAC_PI_2), splat(FRAC_PI_4), f64x4::ZERO);
+    let low = pick(splat(PI_2_LOW), splat(0.5 * PI_2_LOW), f64x4::ZERO);
+    let r = pick(-one, a - one, a) / pick(a, a + one, one);
+    let z = r * r;
+    let p = (((splat(P[0]) * z + splat(P[1])) * z + splat(P[2])) * z + splat(P[3])) * z
+        + splat(P[4]);
+    let q = ((((z + splat(Q[0])) * z + splat(Q[1])) * z + splat(Q[2])) * z + splat(Q[3])) * z
+        + splat(Q[4]);
+    let y = base + (r * (z * p / q) + r + low);
+    // `copysign`: the magnitude's bits with the argument's sign bit.
+    let sign = splat(-0.0);
+    (y & !sign) | (x & sign)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,6 +146,43 @@ mod tests {
             worst.0,
             worst.1
         );
+    }
+
+    #[test]
+    fn lanes_are_the_same_bits_as_one_at_a_time() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            REDUCE_ABOVE,
+            TAN_3PI_8,
+            1.0,
+        ];
+        let mut x = 1e-300_f64;
+        while x < 1e300 {
+            values.extend([x, -x, x.next_up(), (-x).next_down()]);
+            x *= 1.003_7;
+        }
+        for edge in [REDUCE_ABOVE, TAN_3PI_8] {
+            let mut v = edge;
+            for _ in 0..64 {
+                v = v.next_down();
+            }
+            for _ in 0..128 {
+                values.extend([v, -v]);
+                v = v.next_up();
+            }
+        }
+        for chunk in values.chunks_exact(7) {
+            let lanes: [f64; 7] = chunk.try_into().expect("seven values");
+            for (got, &x) in atan_lanes(lanes).iter().zip(&lanes) {
+                assert_eq!(got.to_bits(), atan(x).to_bits(), "atan({x:e})");
+            }
+        }
     }
 
     #[test]
