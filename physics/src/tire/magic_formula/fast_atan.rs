@@ -95,8 +95,8 @@ fn atan4(x: f64x4) -> f64x4 {
     let low = pick(splat(PI_2_LOW), splat(0.5 * PI_2_LOW), f64x4::ZERO);
     let r = pick(-one, a - one, a) / pick(a, a + one, one);
     let z = r * r;
-    let p = (((splat(P[0]) * z + splat(P[1])) * z + splat(P[2])) * z + splat(P[3])) * z
-        + splat(P[4]);
+    let p =
+        (((splat(P[0]) * z + splat(P[1])) * z + splat(P[2])) * z + splat(P[3])) * z + splat(P[4]);
     let q = ((((z + splat(Q[0])) * z + splat(Q[1])) * z + splat(Q[2])) * z + splat(Q[3])) * z
         + splat(Q[4]);
     let y = base + (r * (z * p / q) + r + low);
