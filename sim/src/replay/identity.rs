@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::codec::Fnv64;
 
-/// The build that records and plays replays: package version and the git commit it was
-/// built from (`unknown` outside a git checkout). Bit-identical re-simulation is promised
+/// The build that records and plays replays: package version and the git commit a release
+/// build was made from (`unknown` outside a git checkout, `dev` for every dev build). Bit-identical re-simulation is promised
 /// for the same build only: another compiler or commit may round differently.
 pub fn build_id() -> String {
     format!(
