@@ -1,5 +1,6 @@
 //! Rendering cost: 10 ms of sound (480 samples at 48 kHz) with every voice busy, as the
-//! audio callback renders it. DESIGN.md's budget: a small fraction of the 10 ms.
+//! audio callback renders it. The target (`docs/architecture.md`, "Targets"): a small fraction of
+//! the 10 ms.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gripline_audio::{CarVoice, Mix, SoundFrame, Synth, WheelSound};

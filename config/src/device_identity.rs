@@ -2,8 +2,8 @@
 //!
 //! A device index or an operating-system handle changes every time a device is plugged in,
 //! so settings name devices by USB vendor and product ID plus, where known, a serial number
-//! or a stable path (DESIGN.md section 5). The keyboard and "any gamepad" are matched by
-//! kind instead, so the default bindings work with whatever pad is connected.
+//! or a stable path (`docs/input-devices.md`, "Device identity"). The keyboard and "any gamepad"
+//! are matched by kind instead, so the default bindings work with whatever pad is connected.
 
 use std::fmt;
 

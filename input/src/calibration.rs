@@ -309,7 +309,7 @@ mod tests {
 
     #[test]
     fn inverted_pedal_rests_at_max() {
-        // Logitech pedals read 0xFF at rest (ffb_input.md section 1.2).
+        // Logitech pedals read 0xFF at rest (docs/force-feedback-protocols.md, section 1.2).
         let m = pedal(&AxisCalibration {
             invert: true,
             ..AxisCalibration::default()

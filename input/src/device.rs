@@ -4,8 +4,8 @@
 //!
 //! Backends report raw integer axis values together with the axis's raw range, so that
 //! calibration sees exactly what the device sent (no backend-side normalisation, jitter
-//! filter or dead zone: `ffb_input.md` section 1.2). Devices are named by a stable
-//! [`DeviceIdentity`]; the [`DeviceId`] handle only lives while the device is plugged in.
+//! filter or dead zone: `docs/force-feedback-protocols.md` section 1.2). Devices are named by a
+//! stable [`DeviceIdentity`]; the [`DeviceId`] handle only lives while the device is plugged in.
 //!
 //! Time is passed in as a [`Duration`] since the start of the session, never read from a
 //! clock here, so scripted runs are deterministic.

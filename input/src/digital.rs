@@ -3,7 +3,7 @@
 //! A key is either up or down; feeding that straight to the car would jerk the steering
 //! from centre to full lock in one tick. These limiters move the value towards its target at
 //! the rates of [`DigitalResponse`]. They are applied to buttons only: an analogue wheel or
-//! pedal is never filtered by default (`reference_sims.md` section 6, item 7).
+//! pedal is never filtered by default (`docs/input-devices.md`, "How devices are read").
 
 use gripline_config::bindings::DigitalResponse;
 

@@ -1,9 +1,9 @@
 //! The gilrs input backend: gamepads, wheels and pedals through the `gilrs` crate (udev/evdev
 //! on Linux, `Windows.Gaming.Input` on Windows, `IOKit` on macOS).
 //!
-//! gilrs is built with its default filters **off** (`ffb_input.md` section 1.2: its jitter
-//! filter and dead zone hide up to 4.5° of steering on a 900° wheel); calibration happens in
-//! [`crate::calibration`] instead.
+//! gilrs is built with its default filters **off** (`docs/force-feedback-protocols.md` section 1.2:
+//! its jitter filter and dead zone hide up to 4.5° of steering on a 900° wheel); calibration
+//! happens in [`crate::calibration`] instead.
 //!
 //! Axes and buttons are keyed on gilrs's native [`gilrs::ev::Code`] (`Code::into_u32`: the
 //! evdev `ABS_*`/`BTN_*` code on Linux), not on its `Axis`/`Button` enums, which have no wheel,
@@ -161,7 +161,7 @@ pub struct DeviceListing {
     /// Buttons gilrs has state for, by code.
     pub buttons: Vec<ButtonState>,
     /// Whether gilrs reports force feedback. gilrs's force feedback is **rumble only**
-    /// (`ffb_input.md` section 1.1): this says nothing about steering torque.
+    /// (`docs/force-feedback-protocols.md` section 1.1): this says nothing about steering torque.
     pub gilrs_ff: bool,
     /// The matching entry of the known-wheel table, with its recommended FFB backend.
     pub known_wheel: Option<&'static KnownWheel>,

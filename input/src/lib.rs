@@ -1,7 +1,7 @@
 //! # gripline-input
 //!
-//! The input layer of Gripline (DESIGN.md section 5): it turns wheels, pedals, shifters,
-//! handbrakes, gamepads and the keyboard into one calibrated
+//! The input layer of Gripline (`docs/input-devices.md`, `docs/force-feedback.md`): it turns
+//! wheels, pedals, shifters, handbrakes, gamepads and the keyboard into one calibrated
 //! [`Controls`](gripline_physics::controls::Controls) per tick, and turns the physics'
 //! steering-column torque into force-feedback commands for the wheel's motor.
 //!
@@ -48,7 +48,7 @@
 //!
 //! No wheel, pedal set or `/dev/input` node was available while these backends were
 //! written; everything above is tested with scripted kernels and recording devices, byte for
-//! byte against `ffb_input.md`. Still to be confirmed on real devices:
+//! byte against `docs/force-feedback-protocols.md`. Still to be confirmed on real devices:
 //! - the `evdev` crate's real ioctls: `EVIOCSFF` returning the kernel-assigned effect id
 //!   (the crate reads it back from a shared reference), effect updates in place, `EV_FF`
 //!   play/stop/gain/autocentre writes, `EVIOCRMFF` on drop, and non-blocking reads

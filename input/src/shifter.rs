@@ -1,9 +1,9 @@
 //! Shifters: the H-pattern gate and sequential up/down edges.
 //!
 //! H-pattern: one button per gear (how Logitech's shifters and most USB adapters report
-//! them, `ffb_input.md` section 5). No gear button held is neutral. If two gear buttons are
-//! held at once (a worn gate, or a keyboard), the one pressed most recently wins; releasing
-//! it falls back to the other one still held.
+//! them, `docs/force-feedback-protocols.md` section 5). No gear button held is neutral. If two gear
+//! buttons are held at once (a worn gate, or a keyboard), the one pressed most recently wins;
+//! releasing it falls back to the other one still held.
 //!
 //! Sequential: a press produces `true` for exactly one tick, the tick that follows the press
 //! (a press and release between two ticks still counts once); holding does not repeat.

@@ -1,6 +1,6 @@
 //! # gripline-render
 //!
-//! The renderer of Gripline (DESIGN.md section 6): wgpu, drawing the track, the car and its
+//! The renderer of Gripline (`docs/rendering.md`): wgpu, drawing the track, the car and its
 //! wheels from interpolated physics snapshots, with several cameras, and an offscreen mode
 //! that writes PNG frames so tests can check pictures on a software adapter (Mesa lavapipe).
 //! The application runs the egui UI; [`ui_painter`] paints it on top of the resolved frame.

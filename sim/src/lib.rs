@@ -9,7 +9,7 @@
 //!   runs, at [`gripline_physics::STEP_S`] or a chosen rate;
 //! - [`lap_timer`]: start/finish crossings, current, last and best lap;
 //! - [`laps`]: each lap sampled for analysis, the best laps kept, the delta and the ghost;
-//! - [`realtime`]: the real-time core (DESIGN.md section 2): the 1 kHz sim thread, its
+//! - [`realtime`]: the real-time core (`docs/architecture.md`): the 1 kHz sim thread, its
 //!   command queue, the snapshot ring, input devices and force feedback, and the render-side
 //!   interpolation;
 //! - [`headless`]: `gripline headless`: the road-test procedures (launch, braking, skidpad,

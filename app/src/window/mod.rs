@@ -1,5 +1,5 @@
 //! The simulator window: winit on the main thread, wgpu rendering, the egui HUD and menus,
-//! fed by the 1 kHz sim thread through the snapshot ring (DESIGN.md sections 2 and 6).
+//! fed by the 1 kHz sim thread through the snapshot ring (`docs/architecture.md`, "Data flow").
 //!
 //! - [`surface_window`]: the winit window behind the renderer's window surface (whose
 //!   frames, screenshots, quality tiers and egui painting live in `gripline-render`);

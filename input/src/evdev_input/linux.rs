@@ -3,7 +3,7 @@
 //! [`list_devices`] describes every game controller for `gripline devices`.
 //!
 //! Reading needs read access to the event nodes: members of the `input` group, or a udev
-//! `uaccess` rule for the wheel (`ffb_input.md` sections 1.2 and 6).
+//! `uaccess` rule for the wheel (`docs/force-feedback-protocols.md` sections 1.2 and 6).
 
 use std::fs::OpenOptions;
 use std::io;

@@ -1,6 +1,6 @@
 //! The Linux evdev input backend: wheels, pedal boxes, handbrakes and shifters read straight
 //! from `/dev/input/eventN`, including the devices gilrs drops (no buttons, or fewer than two
-//! axes: `ffb_input.md` section 1.2).
+//! axes: `docs/force-feedback-protocols.md` section 1.2).
 //!
 //! - this module: what a device is ([`EvdevDeviceInfo`]: identity, axes with their `absinfo`
 //!   ranges, buttons, force-feedback capabilities) and which devices count as game
@@ -219,7 +219,8 @@ impl EvdevDeviceInfo {
     }
 
     /// Whether gilrs would list this device too (it needs at least one button and two axes:
-    /// `ffb_input.md` section 1.2). Those devices can be left to the gilrs backend.
+    /// `docs/force-feedback-protocols.md` section 1.2). Those devices can be left to the gilrs
+    /// backend.
     pub fn gilrs_visible(&self) -> bool {
         !self.buttons.is_empty() && self.axes.len() >= 2
     }

@@ -28,7 +28,7 @@ pub enum FfbError {
 pub trait FfbBackend {
     /// The highest rate at which this device accepts commands (Hz): about 500 for lg4ff and
     /// hid-fanatecff, 125 to 250 for hid-tmff2 and HID++, 1000 for HID PID direct-drive
-    /// bases (`ffb_input.md` section 1.5 and section 6).
+    /// bases (`docs/force-feedback-protocols.md` section 1.5 and section 6).
     fn max_rate_hz(&self) -> f64;
 
     /// Commands a constant torque of `level` times the wheel's peak (-1..1; values outside

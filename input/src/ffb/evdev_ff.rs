@@ -1,5 +1,5 @@
 //! The Linux evdev force-feedback backend: one `FF_CONSTANT` effect whose level is updated
-//! every write (`ffb_input.md` section 1.5).
+//! every write (`docs/force-feedback-protocols.md` section 1.5).
 //!
 //! Start-up: built-in autocentre off (`FF_AUTOCENTER` 0), device gain (`FF_GAIN`), upload one
 //! constant effect (`EVIOCSFF` with id -1, replay length
@@ -117,9 +117,9 @@ impl Default for EvdevFfConfig {
 pub const DEFAULT_EVDEV_RATE_HZ: f64 = 250.0;
 
 /// The evdev write rate for a wheel (Hz), from its kernel driver's own update period
-/// (`ffb_input.md` sections 1.5 and 6): 500 for lg4ff (Logitech classic) and hid-fanatecff
-/// (2 ms timers), 125 for hid-tmff2 (8 ms timer) and HID++ Logitechs (synchronous command
-/// queue), 1000 for HID PID bases (hid-pidff forwards each update), otherwise
+/// (`docs/force-feedback-protocols.md` sections 1.5 and 6): 500 for lg4ff (Logitech classic) and
+/// hid-fanatecff (2 ms timers), 125 for hid-tmff2 (8 ms timer) and HID++ Logitechs (synchronous
+/// command queue), 1000 for HID PID bases (hid-pidff forwards each update), otherwise
 /// [`DEFAULT_EVDEV_RATE_HZ`].
 pub fn evdev_rate_hz(vendor_id: u16, product_id: u16) -> f64 {
     let Some(wheel) = known_wheels::lookup(vendor_id, product_id) else {

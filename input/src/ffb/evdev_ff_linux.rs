@@ -4,7 +4,7 @@
 //! `evdev` uploads with `EVIOCSFF` and hands back an `FFEffect` that erases itself when
 //! dropped, so this wrapper keeps the one effect the backend uploads and maps the backend's
 //! effect id onto it. Opening needs write access to the event node (a udev rule for the
-//! wheel, `ffb_input.md` section 6).
+//! wheel, `docs/force-feedback-protocols.md` section 6).
 //!
 //! **What the tests check and what they cannot.** The real path builds the crate's
 //! `FFEffectData` in one function (`data`), which the tests run. They compare the bytes

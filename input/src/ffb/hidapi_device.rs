@@ -3,17 +3,18 @@
 //! on it.
 //!
 //! hidapi writes reports with the report ID first (0 when the device has none,
-//! `ffb_input.md` section 1.6). A device that is unplugged fails its writes; those errors
-//! become [`FfbError::Disconnected`] ([`classify_hid_error`]), never a panic.
+//! `docs/force-feedback-protocols.md` section 1.6). A device that is unplugged fails its writes;
+//! those errors become [`FfbError::Disconnected`] ([`classify_hid_error`]), never a panic.
 //!
 //! Which interface: a wheel may expose several HID interfaces with the same vendor and
 //! product ID. [`choose_interface`] takes an explicit path first, then an explicit interface
 //! number, then the interface whose top-level usage is a joystick or gamepad (the one that
 //! carries the force-feedback output reports), then the first.
 //!
-//! On Linux a raw HID writer shares the wheel with its kernel driver; the research notes
-//! could not confirm that the two coexist (section 6), so on Linux the evdev backend is
-//! preferred ([`crate::ffb::select`]). Opening needs access to `/dev/hidrawN` (a udev rule).
+//! On Linux a raw HID writer shares the wheel with its kernel driver; that the two coexist is
+//! unverified (`docs/force-feedback-protocols.md`, sections 1.6 and 6), so on Linux the evdev
+//! backend is preferred ([`crate::ffb::select`]). Opening needs access to `/dev/hidrawN` (a udev
+//! rule).
 
 use std::ffi::CString;
 

@@ -13,7 +13,7 @@ use crate::ffb::hidapi_device::{HidTarget, open_hid_pid, open_logitech_classic};
 use crate::known_wheels::FfbBackendKind;
 
 /// Default write rate of the Logitech classic backend over raw HID (new-lg4ff's own 2 ms
-/// period, `ffb_input.md` section 1.5).
+/// period, `docs/force-feedback-protocols.md` section 1.5).
 pub const LOGITECH_RATE_HZ: f64 = 500.0;
 /// Default write rate of the HID PID backend (direct-drive bases take 1 kHz, section 4.3).
 pub const HID_PID_RATE_HZ: f64 = 1000.0;

@@ -2,7 +2,7 @@
 //!
 //! [`FfbOutput::tick`] runs the pipeline on this tick's input, passes the level through the
 //! safety gate and sends it, all in the same call: an input change reaches the device level
-//! within the tick (DESIGN.md section 8). In the app the backend is an
+//! within the tick (`docs/architecture.md`, "Targets"). In the app the backend is an
 //! [`crate::ffb::writer::FfbWriter`], so "send" is an atomic store; tests use a
 //! `crate::ffb::recording::RecordingBackend` directly.
 //!

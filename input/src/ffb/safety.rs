@@ -1,4 +1,5 @@
-//! Force-feedback safety rules (DESIGN.md section 5, `ffb_input.md` section 4.5).
+//! Force-feedback safety rules (`docs/force-feedback.md`, "Safety";
+//! `docs/force-feedback-protocols.md`, section 4.5).
 //!
 //! A motor that keeps pulling when the sim has stopped caring can hurt a wrist or break a
 //! thumb on a direct-drive base. The rules, each enforced here or in

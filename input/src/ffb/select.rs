@@ -1,7 +1,7 @@
 //! Which force-feedback backend drives a device: a pure decision from the known-wheel table,
 //! what the device offers and the user's setting.
 //!
-//! Automatic choice (`ffb_input.md` section 6):
+//! Automatic choice (`docs/force-feedback-protocols.md` section 6):
 //! 1. on Linux, evdev `FF_CONSTANT` when the kernel driver exposes it on the device's event
 //!    node: it works through every kernel wheel driver and does not fight the driver for
 //!    the device;

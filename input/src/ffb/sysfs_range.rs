@@ -20,7 +20,8 @@
 //!   Gripline's limits stop at the real 1080 and 2520;
 //! - hid-tmff2 (`t300rs_set_range`, `t248_set_range`, `tx_set_range`) clamps itself to
 //!   40..=1080 (T300RS, TS-PC, TS-XW) or 140..=900 (T248, TX);
-//! - hid-logitech-hidpp (G920, G923 Xbox) clamps to 180..=900 (`ffb_input.md` section 2.11).
+//! - hid-logitech-hidpp (G920, G923 Xbox) clamps to 180..=900
+//!   (`docs/force-feedback-protocols.md`, section 2.11).
 //!
 //! A wheel not in that list is written unclamped and the read-back says what happened.
 

@@ -1,11 +1,11 @@
 //! The force-feedback writer thread: latest value wins.
 //!
-//! The sim thread must never wait for a USB write (`reference_sims.md` section 4: slow FFB
-//! calls have blocked other games' loops). [`FfbWriter::store`] puts the newest level in an
-//! atomic (the `f64` bits in an `AtomicU64`) and bumps a sequence number; that is all the
-//! sim thread does. A writer thread wakes at the backend's rate, reads the newest level and
-//! sends it if it changed, so a slow write only delays the next write, never the tick, and
-//! values that arrive while a write is in progress are skipped, not queued.
+//! The sim thread must never wait for a USB write (`docs/force-feedback-protocols.md`, section 4.5:
+//! slow force-feedback calls have blocked other games' loops). [`FfbWriter::store`] puts the newest
+//! level in an atomic (the `f64` bits in an `AtomicU64`) and bumps a sequence number; that is all
+//! the sim thread does. A writer thread wakes at the backend's rate, reads the newest level and
+//! sends it if it changed, so a slow write only delays the next write, never the tick, and values
+//! that arrive while a write is in progress are skipped, not queued.
 //!
 //! The writer has its own [`Watchdog`]: if the sequence number stops moving (the sim thread
 //! stalled or died), the output ramps to zero even though nobody calls into the sim side.

@@ -1,5 +1,5 @@
-//! The real-time simulation core (DESIGN.md section 2): the sim thread and what surrounds it;
-//! it steps the crate's [`Session`] like the headless procedures do.
+//! The real-time simulation core (`docs/architecture.md`, "The sim thread"): the sim thread and
+//! what surrounds it; it steps the crate's [`Session`] like the headless procedures do.
 //!
 //! - [`sim_thread`]: [`SimThread::spawn`] starts the 1 kHz sim thread; the UI keeps the
 //!   [`SimHandle`] (commands in, snapshots, events and statistics out);

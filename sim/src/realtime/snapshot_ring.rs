@@ -1,5 +1,6 @@
 //! The snapshot ring: a wait-free single-producer single-consumer queue of plain-data,
-//! tick-stamped vehicle states from the sim thread to the renderer (DESIGN.md section 2).
+//! tick-stamped vehicle states from the sim thread to the renderer (`docs/architecture.md`, "Data
+//! flow").
 //!
 //! The producer never blocks: when the ring is full (the renderer did not drain it for a
 //! while, e.g. the window was being resized) the new snapshot is dropped and counted. The

@@ -1,5 +1,6 @@
 //! Linux evdev force feedback: the `ff_effect` of an `FF_CONSTANT` effect and the
-//! `input_event`s that play it and set gain and autocentre (`ffb_input.md` section 1.5).
+//! `input_event`s that play it and set gain and autocentre (`docs/force-feedback-protocols.md`
+//! section 1.5).
 //!
 //! The evdev backend uploads one constant effect with `EVIOCSFF` (id -1: the kernel assigns
 //! one), plays it by writing an `EV_FF` event, and then only updates its level with
@@ -10,8 +11,8 @@
 //! 64-bit little-endian targets (x86-64, aarch64): `struct ff_effect` is 48 bytes with the
 //! effect union at offset 16 (aligned for the pointer in `ff_periodic_effect`), and
 //! `struct input_event` is 24 bytes (a 16-byte `timeval` first). These layouts come from
-//! the kernel header, which `ffb_input.md` does not reproduce; the field values (type,
-//! direction 0x4000, infinite length 0, `EV_FF` play with the effect id) come from section
+//! the kernel header, which `docs/force-feedback-protocols.md` does not reproduce; the field values
+//! (type, direction 0x4000, infinite length 0, `EV_FF` play with the effect id) come from section
 //! 1.5.
 
 use crate::ffb::backend::level_to_i16;

@@ -1,5 +1,5 @@
 //! USB HID PID (Physical Interface Device) force feedback: Moza, Simucube, `OpenFFBoard`,
-//! VRS, Cammus, Asetek and others (`ffb_input.md` section 3).
+//! VRS, Cammus, Asetek and others (`docs/force-feedback-protocols.md` section 3).
 //!
 //! Report IDs and field layouts are device-specific; like Linux's hid-pidff, this module
 //! finds reports by their PID usages (section 3.1), never by fixed IDs. [`parse_descriptor`]
@@ -22,7 +22,8 @@
 //! milliseconds in the PID specification's example), rounded up, never 0 and never all ones
 //! (both mean "infinite" to some firmware); a device whose unit is coarser than 100 ms gets
 //! one unit, and [`HidPidBackend::effect_duration`] reports the real bound. Moza's firmware times a constant force out unless
-//! it is restarted anyway (`reference_sims.md` section 4, PCSX2 PR #11906).
+//! it is restarted anyway (PCSX2 pull request 11906; `docs/force-feedback-protocols.md`, section
+//! 3.4).
 //!
 //! Encoders write into a fixed-size [`Report`] and never allocate; only the descriptor parser
 //! does.
@@ -37,7 +38,7 @@ pub const PAGE_GENERIC_DESKTOP: u32 = 0x01;
 /// Ordinals usage page (direction instances).
 pub const PAGE_ORDINALS: u32 = 0x0A;
 
-/// PID usages used here (page 0x0F; `ffb_input.md` section 3.1).
+/// PID usages used here (page 0x0F; `docs/force-feedback-protocols.md` section 3.1).
 pub mod usage {
     /// Set Effect Report.
     pub const SET_EFFECT_REPORT: u16 = 0x21;

@@ -1,5 +1,6 @@
 //! The Logitech "classic" force-feedback protocol (Driving Force Pro, G25, G27, Driving Force
-//! GT, G29, G923 in `PlayStation`/classic mode), byte-exact against `ffb_input.md` section 2.
+//! GT, G29, G923 in `PlayStation`/classic mode), byte-exact against
+//! `docs/force-feedback-protocols.md` section 2.
 //!
 //! Every command is one 7-byte HID output report without a report ID (section 2.2): through
 //! hidapi write `[0x00, b0..b6]` ([`hid_report`]). The G923 `PlayStation`-mode switch is the
@@ -7,14 +8,14 @@
 //!
 //! [`LogitechClassicBackend`] drives a wheel through any [`HidOutput`]. Its start-up follows
 //! new-lg4ff's `lg4ff_init` (berarma/new-lg4ff `hid-lg4ff.c` \[7b7c192\], read for issue 10;
-//! `ffb_input.md` section 2.4 only names the fixed-loop command): autocentre off (`F5`), the
+//! summarised in `docs/force-feedback-protocols.md` section 2.4): autocentre off (`F5`), the
 //! rotation range where the wheel has a range command ([`range_command`], new-lg4ff's
 //! `lg4ff_devices` table), then `lg4ff_init_slots`: fixed-loop mode off (`0D 00`, the module
-//! parameter's default) and one command per slot (the constant-force slot downloaded and
-//! playing at zero, `11 00 80`; slots 2..4 stopped, `23`/`43`/`83`). Gripline adds "stop
-//! all effects" (`F3`) first, so nothing left playing by another program runs while it
-//! starts. Then the constant force is only refreshed (`1C 00 F`), only changed commands are
-//! sent, and "stop all effects" is sent on stop.
+//! parameter's default) and one command per slot (the constant-force slot downloaded and playing at
+//! zero, `11 00 80`; slots 2..4 stopped, `23`/`43`/`83`). Gripline adds "stop all effects" (`F3`)
+//! first, so nothing left playing by another program runs while it starts. Then the constant force
+//! is only refreshed (`1C 00 F`), only changed commands are sent, and "stop all effects" is sent on
+//! stop.
 //!
 //! The classic slot commands carry **no duration**: the wheel holds its last force until told
 //! otherwise. A process that exits, panics or gets SIGINT/SIGTERM stops it (the writer's

@@ -1,4 +1,5 @@
-//! Byte-exact encoders of force-feedback protocols, checked against `ffb_input.md`.
+//! Byte-exact encoders of force-feedback protocols, checked against
+//! `docs/force-feedback-protocols.md`.
 //!
 //! - [`logitech`]: the Logitech classic 7-byte commands, and a backend over raw HID;
 //! - [`hid_pid`]: a HID report-descriptor parser for the PID usages, the reports that create,
@@ -18,7 +19,7 @@ use std::collections::VecDeque;
 use crate::ffb::backend::FfbError;
 
 /// Raw HID access as hidapi offers it: report bytes start with the report ID (0 when the
-/// device uses none; `ffb_input.md` section 1.6).
+/// device uses none; `docs/force-feedback-protocols.md` section 1.6).
 pub trait HidOutput {
     /// Writes an output report.
     ///

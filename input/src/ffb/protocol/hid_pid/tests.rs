@@ -1,11 +1,11 @@
 //! Tests of the HID PID parser and encoders.
 //!
-//! `ffb_input.md` gives no report descriptor verbatim, so the descriptor below was
-//! constructed for these tests from the HID PID usages (section 3.1) with the report IDs and
+//! `docs/force-feedback-protocols.md` gives no report descriptor verbatim, so the descriptor below
+//! was constructed for these tests from the HID PID usages (section 3.1) with the report IDs and
 //! packed layouts that section 3.2 documents for `OpenFFBoard` (`FFB_SetEffect_t`,
-//! `FFB_SetConstantForce_Data_t`, `FFB_EffOp_Data_t`, Device Control as an 8-bit bitmask,
-//! Create New Effect and Block Load feature reports). It is `OpenFFBoard`-like, not a copy of
-//! its firmware's descriptor. Expected bytes follow section 3.3.
+//! `FFB_SetConstantForce_Data_t`, `FFB_EffOp_Data_t`, Device Control as an 8-bit bitmask, Create
+//! New Effect and Block Load feature reports). It is `OpenFFBoard`-like, not a copy of its
+//! firmware's descriptor. Expected bytes follow section 3.3.
 
 use super::*;
 use crate::ffb::protocol::{HidTransfer, RecordingHid};
@@ -186,11 +186,11 @@ fn messages_are_byte_exact() {
     assert_eq!(l.stop_effect(1).unwrap().bytes(), [0x0A, 0x01, 0x03, 0x00]);
 }
 
-// Section 3.3 step 4 (built from the descriptor as the notes advise): effect 1, type 1
-// (constant), duration 100 ms (finite, renewed: see the module docs; the notes' 0xFFFF
-// would play forever after a crash), repeat / sample period / delay 0, gain 255, no
-// trigger button (0xFF), X enabled + direction enabled (bits 0 and 2), direction X 9000
-// (90° in 0.01°), direction Y 0.
+// Section 3.3 step 4 (built from the descriptor, as that section advises): effect 1, type 1
+// (constant), duration 100 ms (finite, renewed: see the module docs; PID's infinite 0xFFFF would
+// play forever after a crash), repeat / sample period / delay 0, gain 255, no trigger button
+// (0xFF), X enabled + direction enabled (bits 0 and 2), direction X 9000 (90° in 0.01°), direction
+// Y 0.
 #[test]
 fn set_effect_is_byte_exact() {
     assert_eq!(
