@@ -51,15 +51,15 @@ pub struct TyreFile {
 /// The model of a RON tyre file (Magic Formula tyres come as `.tir` files instead).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TyreModelSpec {
-    /// Simplified Pacejka B, C, D, E (seed 001).
+    /// Simplified Pacejka B, C, D, E (Wolfe, workshop III; `docs/sources.md`).
     SimplifiedPacejka(SimplifiedPacejka),
-    /// Brush model (seed 000).
+    /// Brush model (Wolfe, workshop VI).
     Brush(BrushTire),
-    /// Calspan / U.S. DOT composite slip (seed 002).
+    /// Calspan / U.S. DOT composite slip (Buffalo tyre model).
     Calspan(CalspanTire),
-    /// Friction curve by slip velocity (seed 003).
+    /// Friction curve by slip velocity (Vehicle Physics Pro).
     SlipVelocity(SlipVelocityTire),
-    /// Friction table by slip ratio and slip angle (seed 004).
+    /// Friction table by slip ratio and slip angle (VR-Design Studio).
     FrictionTable(FrictionTableTire),
 }
 

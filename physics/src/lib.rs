@@ -2,7 +2,7 @@
 //!
 //! The vehicle model of Gripline. This crate is pure: it performs no IO, spawns no threads,
 //! reads no clock and touches no GPU, so that every result is reproducible bit for bit from
-//! its inputs (DESIGN.md section 2, "Determinism").
+//! its inputs (`docs/architecture.md`, "Determinism").
 //!
 //! Units are SI throughout (m, kg, s, N, N·m, rad, rad/s, Pa). Parameter structs derive
 //! `serde` so that `gripline-config` can load them from files; each one validates itself
@@ -30,8 +30,9 @@ pub mod track;
 pub mod validate;
 pub mod vehicle;
 
-/// The physics rate of the real-time simulator (Hz): one step per millisecond (DESIGN.md
-/// section 2). Headless runs may choose another rate for convergence studies.
+/// The physics rate of the real-time simulator (Hz): one step per millisecond
+/// (`docs/architecture.md`, "The sim thread"). Headless runs may choose another rate for
+/// convergence studies.
 pub const STEP_RATE_HZ: f64 = 1000.0;
 
 /// The physics step at [`STEP_RATE_HZ`] (s). The one owner of the step size: the sim thread,

@@ -98,7 +98,7 @@ fn a_stiffer_front_anti_roll_bar_gives_more_understeer() {
 
 #[test]
 fn a_front_tyre_of_less_grip_gives_more_understeer() {
-    // The default friction table peaks at 0.85 (seed 004); the C5's own front tyre's data
+    // The default friction table peaks at 0.85 (VR-Design Studio); the C5's own front tyre's data
     // at about 1.0 of the load: on the front axle it holds less lateral force at the same
     // steering, so the step steer settles at less lateral acceleration.
     let dir = tempfile::tempdir().unwrap();

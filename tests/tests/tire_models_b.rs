@@ -1,6 +1,6 @@
-//! The slip-velocity (seed 003) and friction-table (seed 004) tyre files: the shipped RON files
-//! parse, validate and hold the seeds' numbers, every curve shape can be written in a file, and
-//! bad files are refused with field paths.
+//! The slip-velocity (Vehicle Physics Pro) and friction-table (VR-Design Studio) tyre files
+//! (`docs/sources.md`): the shipped RON files parse, validate and hold their sources' numbers,
+//! every curve shape can be written in a file, and bad files are refused with field paths.
 //!
 //! The files are read with plain `ron` into a local copy of the tyre-file layout
 //! (`(name, description, model: SlipVelocity((...)))`), so that these checks concern the two

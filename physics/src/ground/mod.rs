@@ -68,8 +68,8 @@ impl Surface {
 
     /// The surface's properties.
     ///
-    /// Friction follows seed 002's road coefficients for the Calspan model (0.85 dry,
-    /// 0.3 wet, 0.1 ice), expressed relative to dry asphalt: wet 0.3 / 0.85 = 0.35,
+    /// Friction follows the Buffalo tyre model's road coefficients (`docs/sources.md`: 0.85
+    /// dry, 0.3 wet, 0.1 ice), expressed relative to dry asphalt: wet 0.3 / 0.85 = 0.35,
     /// ice 0.1 / 0.85 = 0.12. The others are typical values from the vehicle-dynamics
     /// literature (grass 0.45 to 0.55, gravel 0.5 to 0.6 with strong rolling drag, sand
     /// lower grip and the most drag), chosen to rank as drivers expect.
@@ -196,7 +196,7 @@ mod tests {
     fn friction_ranks_as_drivers_expect() {
         let mu = |s: Surface| s.properties().friction_scale;
         assert!((mu(Surface::Asphalt) - 1.0).abs() < 1e-15);
-        // Seed 002: 0.85 dry, 0.3 wet, 0.1 ice.
+        // The Buffalo tyre model: 0.85 dry, 0.3 wet, 0.1 ice.
         assert!((mu(Surface::WetAsphalt) * 0.85 - 0.3).abs() < 1e-12);
         assert!((mu(Surface::Ice) * 0.85 - 0.1).abs() < 1e-12);
         assert!(mu(Surface::Ice) < mu(Surface::WetAsphalt));

@@ -1,7 +1,7 @@
 //! Differentials and the drive layout (FWD, RWD, AWD with a centre differential).
 //!
-//! Every differential here is an open (equal-torque, seed 004) gear differential plus an
-//! optional coupling between its two outputs:
+//! Every differential here is an open (equal-torque; VR-Design Studio, `docs/sources.md`) gear
+//! differential plus an optional coupling between its two outputs:
 //!
 //! | type | coupling between the outputs |
 //! |---|---|

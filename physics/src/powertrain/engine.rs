@@ -1,8 +1,8 @@
 //! The engine: full-load and resistive torque curves, throttle, idle control, rev limiter,
 //! stall and starter.
 //!
-//! Torque model (seed 004, "engine torque + resistive torque"): the engine's output torque
-//! at speed `rpm` and throttle `u` is
+//! Torque model (VR-Design Studio, `docs/sources.md`: "engine torque + resistive torque"): the
+//! engine's output torque at speed `rpm` and throttle `u` is
 //!
 //! ```text
 //! T(rpm, u) = u * T_full(rpm) - T_resist(rpm)
@@ -138,8 +138,8 @@ impl EngineParams {
     ///
     /// The full-load curve is an estimate: it is shaped so that the flywheel torque
     /// (full-load minus resistive) passes through 475 N·m at 4400 rpm, its peak, and gives
-    /// 257 kW at 5600 rpm, the power peak, with the flat, broad shape of a pushrod V8 (seed
-    /// 002's LS1 curve). The resistive curve is a friction mean effective pressure of about
+    /// 257 kW at 5600 rpm, the power peak, with the flat, broad shape of a pushrod V8 (Car Physics
+    /// for Games' LS1 curve). The resistive curve is a friction mean effective pressure of about
     /// 0.55 bar at standstill rising to about 2.4 bar at 7000 rpm, over 5.7 L.
     pub fn ls1() -> Self {
         // Flywheel torque targets (N·m) at each rpm, then the resistive torque at that rpm;

@@ -1,4 +1,5 @@
-//! Fuel: the tank and the consumption from brake-specific fuel consumption (seed 000).
+//! Fuel: the tank and the consumption from brake-specific fuel consumption (Wolfe, workshop VI,
+//! `docs/sources.md`).
 //!
 //! The fuel flow is `bsfc (g/kWh) * P (kW) / 3600` in g/s, with `P` the combustion power
 //! `T_combustion * omega` (throttle times full-load torque times engine speed). Using the

@@ -20,7 +20,8 @@ pub const MAX_FORWARD_GEARS: usize = 9;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GearboxMode {
     /// Automatic: the box picks the gear and works the clutch. `shift_up`/`shift_down`
-    /// move the selector between reverse, neutral and drive (seed 004's automatic gearbox).
+    /// move the selector between reverse, neutral and drive (VR-Design Studio's automatic gearbox,
+    /// `docs/sources.md`).
     #[default]
     Automatic,
     /// Sequential: `shift_up`/`shift_down` change one gear at a time; the clutch is automatic
@@ -161,7 +162,7 @@ pub struct GearboxParams {
 
 impl GearboxParams {
     /// The Corvette C5's Tremec T56 six-speed (2.66, 1.78, 1.30, 1.00, 0.74, 0.50, reverse
-    /// 2.90) with a 3.42 final drive (seed 002), 90 % efficiency.
+    /// 2.90) with a 3.42 final drive (Car Physics for Games, `docs/sources.md`), 90 % efficiency.
     pub fn t56() -> Self {
         Self {
             ratios: vec![2.66, 1.78, 1.30, 1.00, 0.74, 0.50],
@@ -261,7 +262,7 @@ mod tests {
         assert!(g.ratio(7).abs() < 1e-12);
         assert!((g.overall_ratio(1) - 2.66 * 3.42).abs() < 1e-12);
         assert!(g.has_gear(-1) && g.has_gear(6) && !g.has_gear(7) && !g.has_gear(-2));
-        // Seed 002: 4400 rpm in first is 483 wheel rpm.
+        // Car Physics for Games: 4400 rpm in first is 483 wheel rpm.
         let wheel_rpm = 4400.0 / g.overall_ratio(1);
         assert!((wheel_rpm - 483.7).abs() < 0.1, "{wheel_rpm}");
         let rpm = g.engine_rpm_in(1, wheel_rpm * RPM_TO_RAD_S * g.final_drive);

@@ -10,9 +10,9 @@
 //!  starter, fuel
 //! ```
 //!
-//! - [`engine`]: full-load and resistive torque curves blended by the throttle (seed 004),
+//! - [`engine`]: full-load and resistive torque curves blended by the throttle (VR-Design Studio),
 //!   idle controller, rev limiter with hysteresis, stall and starter.
-//! - [`fuel`]: the tank and fuel flow from BSFC (seed 000).
+//! - [`fuel`]: the tank and fuel flow from BSFC (Wolfe, workshop VI).
 //! - [`clutch`]: capacity from the pedal through a bite point; stick/slip decided by the
 //!   driveline solver.
 //! - [`gearbox`]: ratios, reverse, neutral, final drive, efficiency, shift time, and the

@@ -10,7 +10,7 @@
 //!   engine falls below `declutch_rpm`.
 //! - **Automatic**: a selector R - N - D moved by `shift_down` (toward R) and `shift_up`
 //!   (toward D); reverse is only selected near standstill. In D or R the box goes to neutral
-//!   at standstill while the brake is held without throttle (seed 004: "when the car stops,
+//!   at standstill while the brake is held without throttle (VR-Design Studio: "when the car stops,
 //!   it goes to neutral"). In D the gear is scheduled: upshift at `upshift_rpm`; above the
 //!   kickdown throttle the gear of best wheel torque (flywheel torque times ratio) whose speed
 //!   leaves room below the upshift point; otherwise downshift when the engine falls below a

@@ -40,7 +40,7 @@ impl Rig {
     }
 
     /// A car of `mass_kg` lumped into the driven wheels, with rolling resistance and drag
-    /// (Corvette: Cd 0.30, A 2.2 m², rho 1.29 -> c2 = 0.4257; seed 002).
+    /// (Corvette: Cd 0.30, A 2.2 m², rho 1.29 -> c2 = 0.4257; Car Physics for Games).
     fn car(params: PowertrainParams, mass_kg: f64) -> Self {
         let mut rig = Self::free(params);
         let driven: Vec<usize> = (0..4).filter(|&i| rig.driven(i)).collect();

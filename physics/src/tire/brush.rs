@@ -1,4 +1,5 @@
-//! Brush tyre model (seed 000; Pacejka, *Tire and Vehicle Dynamics*, chapter 3).
+//! Brush tyre model (Wolfe, workshop VI, `docs/sources.md`; Pacejka, *Tire and Vehicle Dynamics*,
+//! chapter 3).
 //!
 //! The tread is a row of elastic bristles of stiffness `c_p` per unit length (N/m²) along a
 //! contact patch of length `L = 2a`, on a rigid carcass. A bristle enters the patch at the
@@ -19,7 +20,7 @@
 //! `(kappa, tan(alpha))`, which is valid for every `kappa`; when `1 + kappa <= 0` (a locked or
 //! backwards-spinning wheel, `kappa <= -1`) the theoretical slip is infinite and the whole
 //! patch slides. The slip stiffness and the cornering stiffness are both
-//! `C = 2 c_p a² = c_p L² / 2` (seed 000's "stiffness", with `c_p = 1e6 * tire_stiffness`).
+//! `C = 2 c_p a² = c_p L² / 2` (workshop VI's "stiffness", with `c_p = 1e6 * tire_stiffness`).
 //!
 //! # Pressure distributions and the two branches
 //!
@@ -33,7 +34,7 @@
 //! Mz = mu Fz a psi (1 - psi)³  (times the lateral share, below)      psi < 1, else 0
 //! ```
 //!
-//! [`PressureDistribution::Uniform`] reproduces seed 000's formula: uniform pressure
+//! [`PressureDistribution::Uniform`] reproduces workshop VI's formula: uniform pressure
 //! `q = mu Fz / L`; the adhering length from the leading edge is the critical length
 //! `x_c = mu Fz L / (2 C s)` (`lambda = x_c / L`):
 //!
@@ -75,7 +76,7 @@ pub enum PressureDistribution {
     /// `3 mu Fz / C`, then full sliding.
     #[default]
     Parabolic,
-    /// Uniform pressure, seed 000's formula: linear until the critical length equals the patch
+    /// Uniform pressure, workshop VI's formula: linear until the critical length equals the patch
     /// length, then the force approaches `mu Fz` asymptotically.
     Uniform,
 }
@@ -102,7 +103,7 @@ pub struct BrushTire {
 }
 
 impl Default for BrushTire {
-    /// Seed 000's example: `mu = 1`, a 0.2 m contact patch and `tire_stiffness = 5`
+    /// Workshop VI's example: `mu = 1`, a 0.2 m contact patch and `tire_stiffness = 5`
     /// (`c_p = 5e6 N/m²`, so `C = 100 kN/rad`), parabolic pressure.
     fn default() -> Self {
         Self {
@@ -244,7 +245,7 @@ mod tests {
         }
     }
 
-    /// Seed 000's formula in its own variables, with its `slip.y` read as `-kappa` (so that
+    /// Workshop VI's formula in its own variables, with its `slip.y` read as `-kappa` (so that
     /// `1 - slip.y = 1 + kappa`, the standard theoretical slip) and `slip.x = alpha`.
     fn seed_formula(
         mu: f64,

@@ -1,4 +1,5 @@
-//! Calspan / U.S. DOT composite-slip tyre model (seed 002, DESIGN.md section 4).
+//! Calspan / U.S. DOT composite-slip tyre model, as the University at Buffalo's driving simulator
+//! states it (`docs/tyre-models.md`, "The Calspan model"; `docs/sources.md`).
 //!
 //! The source states the model in lb, in, psi and rad, with the coefficients of its Table 1.
 //! Here every parameter is SI (N, m, Pa, rad); [`CalspanTire::from_imperial_table`] converts
@@ -58,7 +59,7 @@
 //!
 //! # Camber
 //!
-//! Seed 002 models camber as a linear term `Yg gamma` but does not spell out `Yg`. By analogy
+//! The source models camber as a linear term `Yg gamma` but does not spell out `Yg`. By analogy
 //! with `A0..A2` of the cornering stiffness, `A3` and `A4` are read as the camber-stiffness
 //! polynomial `C_gamma = A3 Fz - (A3 / A4) Fz²` (N/rad), normalised so that the camber thrust
 //! at zero slip is `C_gamma gamma` on the reference road: `Yg = C_gamma / (mu0_table Fz)

@@ -1,4 +1,4 @@
-//! Friction tables by slip ratio and slip angle (seed 004).
+//! Friction tables by slip ratio and slip angle (VR-Design Studio, `docs/sources.md`).
 //!
 //! The user gives the friction coefficient at a few slip ratios (longitudinal table) and at a
 //! few slip angles (lateral table); between the points the friction is interpolated linearly,
@@ -6,16 +6,16 @@
 //!
 //! # Tables
 //!
-//! As in the seed's editor, points are signed: a negative slip ratio (braking) carries a
+//! As in the source's editor, points are signed: a negative slip ratio (braking) carries a
 //! negative coefficient, so a table can differ between braking and driving, or between left and
 //! right. Points must be sorted by strictly increasing slip, each coefficient must have the sign
 //! of its slip, and a point at zero slip, if given, must have zero friction. The origin is
 //! always part of the table, whether listed or not. A table with points on one side of zero only
 //! is mirrored (odd symmetry) onto the other side, so `[(0.1, 0.85), (0.3, 0.75)]` means the
-//! same as the seed's five points.
+//! same as the source's five points.
 //!
-//! The seed's default longitudinal table is `(-0.3, -0.75), (-0.1, -0.85), (0, 0), (0.1, 0.85),
-//! (0.3, 0.75)`. The seed names a lateral table of "the same shape, different values" without
+//! The source's default longitudinal table is `(-0.3, -0.75), (-0.1, -0.85), (0, 0), (0.1, 0.85),
+//! (0.3, 0.75)`. The source names a lateral table of "the same shape, different values" without
 //! giving it; the default here maps the longitudinal points onto slip angle at equal sliding
 //! velocity, `tan(alpha) = kappa` (the lateral and longitudinal sliding velocities of the
 //! contact patch are `|vx| tan(alpha)` and `|vx| kappa`): peak 0.85 at `atan(0.1) = 5.71` deg
@@ -85,7 +85,7 @@ pub struct SlipAnglePoint {
     pub friction: f64,
 }
 
-/// Tyre whose friction is read from tables by slip ratio and slip angle (seed 004).
+/// Tyre whose friction is read from tables by slip ratio and slip angle (VR-Design Studio).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct FrictionTableTire {
@@ -98,7 +98,7 @@ pub struct FrictionTableTire {
 }
 
 impl Default for FrictionTableTire {
-    /// The seed's five slip-ratio points, the same shape on slip angle (see the module
+    /// The source's five slip-ratio points, the same shape on slip angle (see the module
     /// documentation) and a 25 mm initial trail.
     fn default() -> Self {
         let longitudinal = [

@@ -29,11 +29,13 @@
 //! | module | model | source |
 //! |---|---|---|
 //! | [`magic_formula`] | Magic Formula 5.2 / 6.1 / 6.2 from `.tir` coefficients | MFeval-conformant |
-//! | [`simplified_pacejka`] | `D sin(C atan(B s - E (B s - atan(B s))))` per direction | seed 001 |
-//! | [`brush`] | brush model, both branches, Mz from brush theory | seed 000 |
-//! | [`calspan`] | Calspan / U.S. DOT composite slip | seed 002 |
-//! | [`slip_velocity`] | friction curves by slip velocity (Flat … Pacejka) | seed 003 |
-//! | [`friction_table`] | friction by slip ratio and slip angle, interpolated points | seed 004 |
+//! | [`simplified_pacejka`] | `D sin(C atan(B s - E (B s - atan(B s))))` per direction | Wolfe, workshop III |
+//! | [`brush`] | brush model, both branches, Mz from brush theory | Wolfe, workshop VI |
+//! | [`calspan`] | Calspan / U.S. DOT composite slip | Buffalo tyre model |
+//! | [`slip_velocity`] | friction curves by slip velocity (Flat … Pacejka) | Vehicle Physics Pro |
+//! | [`friction_table`] | friction by slip ratio and slip angle, interpolated points | VR-Design Studio |
+//!
+//! The sources are described in `docs/sources.md`.
 //!
 //! [`Tire`] wraps any of them behind static dispatch for the 1 kHz loop.
 //!
@@ -185,15 +187,15 @@ pub trait TireModel {
 pub enum Tire {
     /// Magic Formula 5.2 / 6.1 / 6.2 from a `.tir` file.
     MagicFormula(Box<MagicFormula>),
-    /// Simplified Pacejka B, C, D, E (seed 001).
+    /// Simplified Pacejka B, C, D, E (Wolfe, workshop III).
     SimplifiedPacejka(SimplifiedPacejka),
-    /// Brush model (seed 000).
+    /// Brush model (Wolfe, workshop VI).
     Brush(BrushTire),
-    /// Calspan / U.S. DOT composite slip (seed 002).
+    /// Calspan / U.S. DOT composite slip (Buffalo tyre model).
     Calspan(CalspanTire),
-    /// Friction curve by slip velocity (seed 003).
+    /// Friction curve by slip velocity (Vehicle Physics Pro).
     SlipVelocity(SlipVelocityTire),
-    /// Friction table by slip ratio and slip angle (seed 004).
+    /// Friction table by slip ratio and slip angle (VR-Design Studio).
     FrictionTable(FrictionTableTire),
 }
 

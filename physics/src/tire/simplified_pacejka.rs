@@ -1,4 +1,5 @@
-//! Simplified Pacejka tyre: one four-coefficient Magic Formula curve per direction (seed 001).
+//! Simplified Pacejka tyre: one four-coefficient Magic Formula curve per direction (Wolfe, workshop
+//! III, `docs/sources.md`).
 //!
 //! # Pure slip
 //!
@@ -8,7 +9,7 @@
 //! F(s) = mu_scale * D * Fz * sin(C * atan(B s' - E (B s' - atan(B s'))))   with s' = s / mu_scale
 //! ```
 //!
-//! with `s = kappa` (slip ratio) for `fx` and `s = alpha` (slip angle in radians, as seed 001
+//! with `s = kappa` (slip ratio) for `fx` and `s = alpha` (slip angle in radians, as workshop III
 //! measures it) for `fy`, which gets the ISO-W sign `fy = -F(alpha)`. `D` is a friction
 //! coefficient (peak force over load), so `D * Fz` is the peak force on the reference surface.
 //!
@@ -173,8 +174,9 @@ impl Validate for PacejkaCoefficients {
     }
 }
 
-/// Simplified Pacejka tyre (seed 001): separate B, C, D, E curves for lateral and longitudinal
-/// force, combined by the normalised slip vector, aligning moment from a pneumatic trail.
+/// Simplified Pacejka tyre (Wolfe, workshop III): separate B, C, D, E curves for lateral and
+/// longitudinal force, combined by the normalised slip vector, aligning moment from a pneumatic
+/// trail.
 ///
 /// See the [module documentation](self) for the equations.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -193,7 +195,7 @@ pub struct SimplifiedPacejka {
 }
 
 impl Default for SimplifiedPacejka {
-    /// Seed 001's example: `B = 10`, `D = 1`, `E = 0`, `C = 1.35` lateral and `1.65`
+    /// Workshop III's example: `B = 10`, `D = 1`, `E = 0`, `C = 1.35` lateral and `1.65`
     /// longitudinal; a 25 mm initial trail that vanishes at the lateral peak.
     fn default() -> Self {
         Self {

@@ -1,4 +1,4 @@
-//! Friction curves by slip velocity (seed 003, in the style of Vehicle Physics Pro).
+//! Friction curves by slip velocity, after Vehicle Physics Pro (`docs/sources.md`).
 //!
 //! The tyre transmits `mu(|vs|) * Fz` against the sliding velocity `vs` of the tread over the
 //! road in the contact patch, where `mu` is one of the five curve shapes of [`FrictionCurve`]
@@ -31,14 +31,14 @@
 //!
 //! # Adherent friction and continuity through zero slip
 //!
-//! Seed 003 defines the adherent friction as the friction of the *adherent state*, "vehicle
-//! stopped and braked", holding for slip velocities up to the adherent point: the tread sticks
-//! to the road and the contact transmits whatever force is asked of it, up to that friction.
-//! A force law (no constraint solver) cannot hold a contact exactly at zero slip, and a
-//! coefficient that jumped to the adherent value at the smallest slip would reverse at every
-//! 1 kHz step and chatter. So the adherent region is modelled as what the sticking tread is, an
-//! elastic contact: the force coefficient grows linearly from 0 at `vs = 0` to the adherent
-//! friction at the adherent slip velocity, then follows the curve:
+//! Vehicle Physics Pro defines the adherent friction as the friction of the *adherent state*,
+//! "vehicle stopped and braked", holding for slip velocities up to the adherent point: the tread
+//! sticks to the road and the contact transmits whatever force is asked of it, up to that friction.
+//! A force law (no constraint solver) cannot hold a contact exactly at zero slip, and a coefficient
+//! that jumped to the adherent value at the smallest slip would reverse at every 1 kHz step and
+//! chatter. So the adherent region is modelled as what the sticking tread is, an elastic contact:
+//! the force coefficient grows linearly from 0 at `vs = 0` to the adherent friction at the adherent
+//! slip velocity, then follows the curve:
 //!
 //! ```text
 //! f(s) = mu_a * s / s_a     for s < s_a
@@ -47,7 +47,7 @@
 //!
 //! which is continuous everywhere, keeps the adherent friction as the most the adherent contact
 //! can hold (reached at the end of the region), and leaves the curve untouched beyond. The
-//! slope `mu_a / s_a` is a damping-like stiffness in slip velocity; with the seed's 0.5 m/s, a
+//! slope `mu_a / s_a` is a damping-like stiffness in slip velocity; with the source's 0.5 m/s, a
 //! wheel of 1 kg·m² and 0.3 m radius under 3.7 kN stays well inside the explicit-stability limit
 //! of a 1 kHz step (`dt * mu_a Fz r^2 / (I s_a) = 0.6 < 2`). `Flat` has no adherent point; its
 //! region ends at its peak slip velocity. For `Pacejka` it ends where `P(s) = A`.
@@ -81,7 +81,7 @@ use super::{
 };
 use crate::validate::{Validate, Validator};
 
-/// Tyre whose friction is a curve of the slip velocity (seed 003).
+/// Tyre whose friction is a curve of the slip velocity (Vehicle Physics Pro).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SlipVelocityTire {
@@ -92,7 +92,7 @@ pub struct SlipVelocityTire {
 }
 
 impl Default for SlipVelocityTire {
-    /// The seed's default curve (0.95 to 0.5 m/s, 1.1 at 1.5 m/s, 0.8 from 4 m/s, Smooth) and a
+    /// The source's default curve (0.95 to 0.5 m/s, 1.1 at 1.5 m/s, 0.8 from 4 m/s, Smooth) and a
     /// 25 mm initial trail (a 150 mm contact patch).
     fn default() -> Self {
         Self {

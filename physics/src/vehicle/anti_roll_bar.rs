@@ -1,5 +1,5 @@
 //! Anti-roll bar: couples the two corners of an axle through the difference of their
-//! compressions (seed 000).
+//! compressions (Wolfe, workshop VI, `docs/sources.md`).
 //!
 //! Each side receives `rate * (own compression - other compression)`: the more compressed
 //! side is pushed up harder (more load on that tyre), the other side relieved by the same

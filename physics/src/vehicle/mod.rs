@@ -20,7 +20,7 @@
 //! | [`params`] | [`VehicleParams`] and its sections, Corvette C5 defaults, validation |
 //! | [`chassis`] | rigid-body state and semi-implicit Euler integration |
 //! | [`suspension`] | spring, bump/rebound damping with knee, bump stop, droop limit |
-//! | [`anti_roll_bar`] | force from the difference of compressions (seed 000) |
+//! | [`anti_roll_bar`] | force from the difference of compressions (Wolfe, workshop VI) |
 //! | [`wheel`] | ground contact, ISO-W kinematics, transient slip (low speed), rolling resistance |
 //! | [`steering`] | ratio, lock, Ackermann, column torque |
 //! | [`brakes`] | pedal, bias, handbrake, ABS, traction control |

@@ -114,7 +114,7 @@ pub struct AxleParams {
     /// Spring, damper and travel of each corner.
     pub suspension: SuspensionParams,
     /// Anti-roll bar rate (N/m): each side gets `rate * (own compression - other compression)`
-    /// (seed 000). Zero for no bar.
+    /// (Wolfe, workshop VI). Zero for no bar.
     pub anti_roll_bar_n_per_m: f64,
     /// Static camber (deg), negative when the top of the wheel leans towards the car's centre.
     pub static_camber_deg: f64,
@@ -153,10 +153,10 @@ pub struct WheelParams {
     /// Speed (m/s) below which the standstill damping fades in (cosine fade, full at rest)
     /// and below which the tread deflection is held to the tyre's peak slip.
     pub low_speed_m_per_s: f64,
-    /// Rolling-resistance coefficient at zero speed `c0` (-), seed 004: 0.004.
+    /// Rolling-resistance coefficient at zero speed `c0` (-), VR-Design Studio: 0.004.
     pub rolling_resistance_c0: f64,
     /// Speed term `c1` of the rolling-resistance coefficient `c0 + c1 * v`, in s/m with `v` in
-    /// m/s. Seed 004 gives 0.090 s/km = 9.0e-5 s/m.
+    /// m/s. VR-Design Studio gives 0.090 s/km = 9.0e-5 s/m.
     pub rolling_resistance_c1_s_per_m: f64,
 }
 
@@ -248,7 +248,7 @@ pub struct AidParams {
 
 impl Default for AidParams {
     /// ABS and traction control on, with thresholds near the peak of a road tyre's slip
-    /// curve (Vehicle Physics Pro and VR-Design Studio place it at about 0.1, seeds 003/004).
+    /// curve (Vehicle Physics Pro and VR-Design Studio place it at about 0.1, `docs/sources.md`).
     fn default() -> Self {
         Self {
             abs_enabled: true,
@@ -313,7 +313,7 @@ impl Default for VehicleParams {
     /// - Relaxation lengths: longitudinal 0.15 m and lateral 0.35 m, i.e. about half and one
     ///   wheel radius, the usual range for car tyres (Pacejka, *Tire and Vehicle Dynamics*,
     ///   chapter 7).
-    /// - Rolling resistance: seed 004's 0.004 + 0.090 s/km.
+    /// - Rolling resistance: VR-Design Studio's 0.004 + 0.090 s/km.
     /// - Brakes: 8 kN·m total (enough to lock every wheel on dry asphalt), 62 % front.
     /// - Steering: lock 450 deg each side, 60 % Ackermann, 30 mm trail (6 deg caster on a
     ///   0.315 m wheel gives 33 mm), 10 mm scrub radius, 90 % efficiency.

@@ -103,7 +103,7 @@ mod tests {
                 Tire::SimplifiedPacejka(tyre.clone()),
             ],
         );
-        // Seed 001: with E = 0 the curve D sin(C atan(B x)) peaks at x = tan(pi / 2C) / B;
+        // Workshop III: with E = 0 the curve D sin(C atan(B x)) peaks at x = tan(pi / 2C) / B;
         // the sweep's steps are 0.002 rad and 0.0025.
         let analytic = |c: f64, b: f64| (std::f64::consts::PI / (2.0 * c)).tan() / b;
         let alpha = analytic(tyre.lateral.c, tyre.lateral.b);

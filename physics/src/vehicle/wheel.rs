@@ -19,8 +19,8 @@
 //! onto the ground plane; `y_c = n x x_c`. The velocity of the body's material point at the
 //! contact, `v_c`, gives `vx = v_c . x_c` and `vy = v_c . y_c`. The slip velocities are
 //! `vsx = vx - omega r` and `vsy = vy`; the steady-state slips would be
-//! `kappa = -vsx / |vx|` and `tan(alpha) = vsy / |vx|` (seed 001 and [`crate::tire`]). The
-//! inclination `gamma` is measured from the wheel's actual axle direction against `n`, so body
+//! `kappa = -vsx / |vx|` and `tan(alpha) = vsy / |vx|` (Wolfe, workshop III, and [`crate::tire`]).
+//! The inclination `gamma` is measured from the wheel's actual axle direction against `n`, so body
 //! roll changes camber.
 //!
 //! # Low speed: transient slip with tread deflection states
@@ -56,8 +56,8 @@
 //! saturates these as it saturates any slip, so the damped contact can never exceed the
 //! friction limit. The tyre is told a speed of at least [`TYRE_MIN_SPEED_M_PER_S`]: the
 //! transient slips carry the slip at standstill, and models that turn slip into a sliding
-//! velocity by multiplying with the speed (seed 003's curves) would otherwise give no force
-//! at all there; for those models the standstill contact stiffness is their stiffness at that
+//! velocity by multiplying with the speed (Vehicle Physics Pro's curves) would otherwise give no
+//! force at all there; for those models the standstill contact stiffness is their stiffness at that
 //! speed.
 //!
 //! Physical deflections are bounded by sliding: at low speed `|u|` is held to
@@ -87,7 +87,7 @@
 //!
 //! # Rolling resistance
 //!
-//! `T_rr = Fz (c0 + c1 |vx| + c_surface) r` against the wheel's spin (seed 004's
+//! `T_rr = Fz (c0 + c1 |vx| + c_surface) r` against the wheel's spin (VR-Design Studio's
 //! `0.004 + 0.090 s/km`, i.e. `c1 = 9.0e-5 s/m`). It behaves like a friction torque: it
 //! opposes rotation and, below its breakaway value, holds a stopped wheel still, which is
 //! what keeps a real parked car from rolling off under the smallest force. So the vehicle

@@ -1,4 +1,5 @@
-//! The friction curves of seed 003: friction coefficient as a function of the slip velocity.
+//! The friction curves of Vehicle Physics Pro (`docs/sources.md`): friction coefficient as a
+//! function of the slip velocity.
 
 use serde::{Deserialize, Serialize};
 
@@ -41,7 +42,7 @@ impl Validate for CurvePoint {
     }
 }
 
-/// A friction curve by slip velocity, one of the five shapes of seed 003.
+/// A friction curve by slip velocity, one of Vehicle Physics Pro's five shapes.
 ///
 /// Every shape except `Pacejka` is drawn through three points (`Flat` through one):
 ///
@@ -51,9 +52,9 @@ impl Validate for CurvePoint {
 /// - **limit** `(s_l, mu_l)`: the friction of full sliding, reached at `s_l` and held beyond.
 ///
 /// Between the points each shape draws one segment from adherent to peak (rising) and one from
-/// peak to limit (falling). Seed 003 names the shapes and their parameters but gives no
-/// formulas; the segments here are cubic Hermite curves in the normalised segment coordinate
-/// `t` in `[0, 1]`,
+/// peak to limit (falling). Vehicle Physics Pro names the shapes and their parameters but gives no
+/// formulas; the segments here are cubic Hermite curves in the normalised segment coordinate `t` in
+/// `[0, 1]`,
 ///
 /// ```text
 /// h(t) = (m0 + m1 - 2) t^3 + (3 - 2 m0 - m1) t^2 + m0 t,     mu = mu0 + (mu1 - mu0) h(t)
@@ -66,12 +67,12 @@ impl Validate for CurvePoint {
 /// - `Linear`: all four slopes 1, i.e. straight lines between the points.
 /// - `Smooth`: all four slopes 0, the smoothstep `3t^2 - 2t^3`: the curve leaves the adherent
 ///   level, crosses the peak and lands on the limit level with horizontal tangents.
-/// - `Parametric`: the four slopes are the seed's sharpness ratios `a` (leaving the adherent
+/// - `Parametric`: the four slopes are the source's sharpness ratios `a` (leaving the adherent
 ///   point), `b` (arriving at the peak), `c` (leaving the peak) and `d` (arriving at the limit),
 ///   each from 0 (smooth) to 1 (sharp), so it spans `Smooth` (all 0) to `Linear` (all 1).
 /// - `Flat`: the peak friction at every slip velocity; its adherent region (see below) ends at
 ///   the peak's slip velocity.
-/// - `Pacejka`: the seed's simplified Pacejka curve in the slip velocity `s` (m/s),
+/// - `Pacejka`: the source's simplified Pacejka curve in the slip velocity `s` (m/s),
 ///   `P(s) = D sin(C atan(B s - E (B s - atan(B s))))`, floored by the adherent friction `A` on
 ///   its rising flank: the curve is `A` for `s < s_A`, where `P(s_A) = A`, and `P(s)` beyond.
 ///   `B` (s/m) sets where the peak `D` is reached; the limit is `D sin(C pi/2)`.
@@ -138,10 +139,10 @@ pub enum FrictionCurve {
 }
 
 impl Default for FrictionCurve {
-    /// The default curve of seed 003, `Smooth` (the seed's default shape): 0.95 up to 0.5 m/s,
+    /// Vehicle Physics Pro's default curve, `Smooth` (its default shape): 0.95 up to 0.5 m/s,
     /// rising to 1.1 at 1.5 m/s, falling to 0.8 at 4 m/s and constant beyond.
     ///
-    /// The seed's prose puts the limit at 4 m/s while its scripting reference initialises it at
+    /// The source's prose puts the limit at 4 m/s while its scripting reference initialises it at
     /// 6 m/s; the prose, which describes the curve, is followed.
     fn default() -> Self {
         FrictionCurve::Smooth {
@@ -190,7 +191,7 @@ fn three_point(
     }
 }
 
-/// The Pacejka argument `g(u) = (1 - E) u + E atan(u)` with `u = B s`, written as in the seed:
+/// The Pacejka argument `g(u) = (1 - E) u + E atan(u)` with `u = B s`, written as in the source:
 /// `B s - E (B s - atan(B s))`.
 #[inline]
 fn pacejka_argument(u: f64, e: f64) -> f64 {
@@ -245,7 +246,7 @@ impl FrictionCurve {
 
     /// Friction coefficient of the curve at slip velocity `slip_velocity` (m/s, sign ignored).
     ///
-    /// In the adherent region this is the adherent friction, as the seed states it; the force
+    /// In the adherent region this is the adherent friction, as the source states it; the force
     /// law uses [`FrictionCurve::force_coefficient`] instead.
     pub fn friction(&self, slip_velocity: f64) -> f64 {
         let s = if slip_velocity.is_nan() {
@@ -566,7 +567,7 @@ mod tests {
         for s in [4.0001, 5.0, 12.0, 1e6, f64::MAX] {
             assert_eq!(c.friction(s), 0.8, "at {s}");
         }
-        // The seed's steering example: 10-12 m/s of slip develops the minimum friction.
+        // The source's steering example: 10-12 m/s of slip develops the minimum friction.
         assert_eq!(c.friction(10.0), c.limit_friction());
     }
 

@@ -11,9 +11,10 @@ use crate::tire::{SimplifiedPacejka, Tire, TireInput, TireModel};
 use crate::vehicle::{GRAVITY, Vehicle, VehicleParams};
 
 /// Coast-down from 100 km/h in neutral: the initial deceleration is the aerodynamic drag plus
-/// the rolling resistance of seed 004 over the mass, `(0.5 rho Cd A v² + m g (c0 + c1 v)) / m`,
-/// within 5 %. (The wheels' spin inertia adds `sum(I / r²)` = 37 kg to the mass being slowed,
-/// 2.5 %; the closer figure with it is checked to 1.5 %.)
+/// the rolling resistance of VR-Design Studio over the mass,
+/// `(0.5 rho Cd A v² + m g (c0 + c1 v)) / m`, within 5 %. (The wheels' spin inertia adds
+/// `sum(I / r²)` = 37 kg to the mass being slowed, 2.5 %; the closer figure with it is checked to
+/// 1.5 %.)
 #[test]
 fn coast_down_deceleration_matches_drag_and_rolling_resistance() {
     let mut v = car();

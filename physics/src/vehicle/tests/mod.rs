@@ -26,7 +26,7 @@ use crate::vehicle::{Vehicle, VehicleParams};
 /// Physics step of the real-time loop (s).
 pub(super) const DT: f64 = 0.001;
 
-/// Seed 001's simplified Pacejka on both axles.
+/// Workshop III's simplified Pacejka (Wolfe) on both axles.
 pub(super) fn simple_tires() -> [Tire; 2] {
     [
         Tire::SimplifiedPacejka(SimplifiedPacejka::default()),
