@@ -21,8 +21,8 @@
 //! - `fz` is the vertical load, positive pressing the tyre on the road. Zero or negative load
 //!   gives zero forces and moments.
 //!
-//! The tests in `tests/tests/tire_conventions.rs` (package `gripline-tests`) check every shipped
-//! tyre file of every family against these rules.
+//! The tests in `tests/tests/it/tire_conventions.rs` (package `gripline-tests`) check every
+//! shipped tyre file of every family against these rules.
 //!
 //! # Families
 //!

@@ -2,8 +2,7 @@
 //! shipped circuit, each hinted query (four wheels, twelve body probes) returns exactly what
 //! the full BVH query returns, and most of them hit the very triangle of last tick.
 
-#[path = "support/lap.rs"]
-mod lap_support;
+use crate::support::lap as lap_support;
 
 use std::cell::Cell;
 

@@ -5,13 +5,11 @@
 //! Checks: the exit code, that the screenshot is a real scene (sky above, ground below,
 //! many distinct colours, not one flat colour), and that the car moved (the exit report).
 
-mod support;
-
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::support::xvfb::Xvfb;
 use gripline_render::RgbaImage;
-use support::xvfb::Xvfb;
 
 fn scratch_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gripline-e2e-{name}-{}", std::process::id()));

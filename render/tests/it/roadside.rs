@@ -7,9 +7,8 @@
 //!
 //! The adapter rule is the golden tests' (`GRIPLINE_SKIP_GPU_TESTS=1` skips).
 
-mod common;
-
-use common::gpu;
+use crate::common;
+use crate::common::gpu;
 use std::path::PathBuf;
 
 use glam::DVec3;

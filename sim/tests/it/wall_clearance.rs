@@ -4,10 +4,8 @@
 //! (`Walls::exhaustive`) stay the same, bit for bit, on every tick of a lap and of runs
 //! into the circuit's barrier head-on and at a glancing angle.
 
-#[path = "support/barrier.rs"]
-mod barrier_support;
-#[path = "support/lap.rs"]
-mod lap_support;
+use crate::support::barrier as barrier_support;
+use crate::support::lap as lap_support;
 
 use anyhow::Result;
 use gripline_physics::controls::Controls;

@@ -2,8 +2,7 @@
 //! a car driven into them head-on and at a glancing angle at 50 km/h stops or glances off on
 //! its side of the barrier, stays finite, and comes to rest.
 
-#[path = "support/barrier.rs"]
-mod barrier_support;
+use crate::support::barrier as barrier_support;
 
 use anyhow::Result;
 use glam::DVec3;

@@ -122,7 +122,7 @@ fn random_controls_on_every_surface_stay_finite() {
 }
 
 #[test]
-#[ignore = "long soak: cargo test -p gripline-tests --test vehicle_robustness -- --ignored"]
+#[ignore = "long soak: cargo test -p gripline-tests --test it vehicle_robustness -- --ignored"]
 fn long_soak() {
     for (i, name) in CARS.iter().enumerate() {
         let resets = soak(name, 600.0, 0xfeed + i as u64);

@@ -13,9 +13,8 @@
 //! absolute channel difference exceeds 4. A real regression (camera moved, car missing,
 //! material wrong, sky gone) changes far more than that.
 
-mod common;
-
-use common::gpu;
+use crate::common;
+use crate::common::gpu;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

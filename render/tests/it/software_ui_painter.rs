@@ -6,7 +6,7 @@
 //! dithering moves a channel by at most one level per blended layer, so that is the
 //! tolerance (two where a corner lies over another shape, in no more than 0.1 % of pixels).
 
-mod common;
+use crate::common;
 
 use egui::{Color32, Pos2, Rect, Stroke, Vec2};
 use gripline_render::RgbaImage;

@@ -8,10 +8,13 @@ use std::process::Command;
 use gripline_config::settings::SettingsStore;
 use gripline_config::settings::platform_dir::CONFIG_DIR_ENV;
 
-/// Runs the ignored test `name` of this binary in a child process with `env` set.
+/// Runs the ignored test `name` of this module in a child process with `env` set.
 fn run_child(name: &str, env: &[(&str, &str)]) {
+    // The test binary names a test by its path below the crate root: `module::name`.
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+    let path = format!("{module}::{name}");
     let mut cmd = Command::new(std::env::current_exe().unwrap());
-    cmd.args(["--exact", name, "--ignored", "--test-threads=1"])
+    cmd.args(["--exact", &path, "--ignored", "--test-threads=1"])
         .env_remove(CONFIG_DIR_ENV)
         .env_remove("XDG_CONFIG_HOME");
     for (k, v) in env {

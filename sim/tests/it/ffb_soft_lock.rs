@@ -5,8 +5,7 @@
 //! so the wheel meets a stop that rises to the soft-lock torque within the ramp (3°), and the
 //! user's damping keeps working past the lock instead of the wheel going limp.
 
-#[path = "support/ffb.rs"]
-mod ffb_support;
+use crate::support::ffb as ffb_support;
 
 use ffb_support::{MAX_NM, exact_settings};
 use std::sync::Arc;

@@ -1,7 +1,6 @@
 //! Per-car normalisation of the steering torque through the rig, for every shipped car.
 
-#[path = "support/ffb.rs"]
-mod ffb_support;
+use crate::support::ffb as ffb_support;
 
 use ffb_support::{MAX_NM, exact_settings};
 use std::time::Duration;

@@ -6,9 +6,8 @@
 //! Skips with a printed reason when Debian's `torcs-data` is not installed; the adapter rule
 //! is the golden tests' (`GRIPLINE_SKIP_GPU_TESTS=1` skips).
 
-mod common;
-
-use common::gpu;
+use crate::common;
+use crate::common::gpu;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -1,5 +1,5 @@
-//! A schema-1 settings file (checked in as `fixtures/settings_v1.ron`) migrates to the
-//! current schema with every value carried over.
+//! A schema-1 settings file (checked in as `config/tests/fixtures/settings_v1.ron`) migrates to
+//! the current schema with every value carried over.
 
 use std::fs;
 
@@ -9,7 +9,7 @@ use gripline_config::settings::{Fullscreen, PresentMode, SCHEMA_VERSION, Setting
 use gripline_physics::powertrain::gearbox::GearboxMode;
 use gripline_physics::validate::Validate;
 
-const V1: &str = include_str!("fixtures/settings_v1.ron");
+const V1: &str = include_str!("../fixtures/settings_v1.ron");
 
 #[test]
 fn schema_1_file_migrates_and_is_kept_as_a_backup() {

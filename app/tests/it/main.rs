@@ -1,0 +1,13 @@
+//! The integration tests of the `gripline` application, linked as one test binary (`it`), one
+//! module per former test file; `support` is what they share (a private Xvfb).
+
+mod support;
+
+mod convergence;
+mod ffb_reconnect;
+mod render_cli;
+mod sound_live;
+mod sound_render;
+mod tyre_lab_cli;
+mod validation;
+mod window_e2e;

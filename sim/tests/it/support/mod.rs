@@ -1,0 +1,5 @@
+//! What several of the integration tests share.
+
+pub mod barrier;
+pub mod ffb;
+pub mod lap;
