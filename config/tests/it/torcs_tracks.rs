@@ -1,20 +1,94 @@
 //! Every TORCS track installed by Debian's `torcs-data` (`/usr/share/games/torcs/tracks`)
 //! imports and builds its ground mesh, and its centre line is as long as its XML segments say.
 //! Without the package the tests print why they skip (`scripts/setup.sh --test` installs it).
+//!
+//! Loading a track (reading its XML, building its ground and barriers) is most of the time
+//! here, about a second a track: the three tests that go through every track share one load
+//! of each ([`swept`]), keeping what they check, instead of loading all 38 three times.
 
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use gripline_config::torcs::discover::tracks_in;
-use gripline_config::torcs::{Section, import_track, load_torcs_track, read_params};
+use gripline_config::torcs::{
+    InstalledTrack, Section, import_track, load_torcs_track, read_params,
+};
+use gripline_physics::track::{Barrier, CentreLine};
 
 const TORCS_DATA: &str = "/usr/share/games/torcs";
 
-fn installed() -> Option<Vec<gripline_config::torcs::InstalledTrack>> {
+fn installed() -> Option<Vec<InstalledTrack>> {
     if !Path::new(TORCS_DATA).join("tracks").is_dir() {
         println!("skipped: {TORCS_DATA}/tracks is absent (install Debian's torcs-data)");
         return None;
     }
     Some(tracks_in(&[PathBuf::from(TORCS_DATA)]))
+}
+
+/// What the tests check of one installed track, from one `load_torcs_track` and one
+/// `import_track` (the errors as their messages).
+struct Swept {
+    track: InstalledTrack,
+    loaded: Result<Loaded, String>,
+    imported: Result<Imported, String>,
+}
+
+/// Of `load_torcs_track`'s track: all but the ground mesh, which only its triangle count is
+/// needed of.
+struct Loaded {
+    name: String,
+    files: Vec<PathBuf>,
+    length_m: f64,
+    triangles: usize,
+    centre_line: CentreLine,
+    barriers: Vec<Barrier>,
+    wall_segments: usize,
+}
+
+/// Of `import_track`'s track.
+struct Imported {
+    main_length_m: f64,
+    warnings: Vec<String>,
+}
+
+/// Every installed track, loaded and imported once for all the tests of this module (`None`
+/// without `torcs-data`).
+fn swept() -> Option<&'static [Swept]> {
+    static SWEPT: OnceLock<Option<Vec<Swept>>> = OnceLock::new();
+    SWEPT
+        .get_or_init(|| {
+            let tracks = installed()?;
+            Some(
+                tracks
+                    .into_iter()
+                    .map(|track| {
+                        let loaded = load_torcs_track(&track.xml)
+                            .map(|t| Loaded {
+                                name: t.name,
+                                files: t.files,
+                                length_m: t.mesh.length_m,
+                                triangles: t.mesh.ground.triangle_count(),
+                                centre_line: t.mesh.centre_line,
+                                barriers: t.mesh.barriers,
+                                wall_segments: t.mesh.walls.segments().len(),
+                            })
+                            .map_err(|e| e.to_string());
+                        let imported = import_track(&track.xml)
+                            .map(|t| Imported {
+                                main_length_m: t.main.length_m,
+                                warnings: t.warnings,
+                            })
+                            .map_err(|e| e.to_string());
+                        Swept {
+                            track,
+                            loaded,
+                            imported,
+                        }
+                    })
+                    .collect(),
+            )
+        })
+        .as_deref()
 }
 
 fn num(s: &Section, name: &str, default: f64) -> f64 {
@@ -76,20 +150,21 @@ fn xml_length_m(xml: &Path) -> f64 {
 
 #[test]
 fn every_installed_track_imports_and_builds_its_ground() {
-    let Some(tracks) = installed() else { return };
+    let Some(tracks) = swept() else { return };
     println!("{} tracks installed", tracks.len());
     let mut failures = Vec::new();
-    for track in &tracks {
-        match load_torcs_track(&track.xml) {
+    for Swept {
+        track,
+        loaded,
+        imported,
+    } in tracks
+    {
+        match loaded {
             Ok(loaded) => {
-                let imported = import_track(&track.xml).expect("imports");
+                let imported = imported.as_ref().expect("imports");
                 println!(
                     "{}/{}: '{}' {:.1} m, {} triangles",
-                    track.category,
-                    track.name,
-                    loaded.name,
-                    loaded.mesh.length_m,
-                    loaded.mesh.ground.triangle_count()
+                    track.category, track.name, loaded.name, loaded.length_m, loaded.triangles
                 );
                 for w in &imported.warnings {
                     println!("  not fully read: {w}");
@@ -122,24 +197,29 @@ fn every_installed_track_imports_and_builds_its_ground() {
 
 #[test]
 fn centre_line_lengths_match_the_xml_segments_within_half_a_percent() {
-    let Some(tracks) = installed() else { return };
+    let Some(tracks) = swept() else { return };
     let mut worst: f64 = 0.0;
     let mut bad = Vec::new();
-    for track in &tracks {
+    for Swept {
+        track,
+        loaded,
+        imported,
+    } in tracks
+    {
         let expected = xml_length_m(&track.xml);
-        let loaded = load_torcs_track(&track.xml).expect("loads");
-        let imported = import_track(&track.xml).expect("imports");
-        let error = (loaded.mesh.length_m - expected) / expected;
+        let loaded = loaded.as_ref().expect("loads");
+        let imported = imported.as_ref().expect("imports");
+        let error = (loaded.length_m - expected) / expected;
         println!(
             "{:>14}: XML {expected:9.2} m, TORCS steps {:9.2} m, centre line {:9.2} m, error {:+.3} %",
             track.name,
-            imported.main.length_m,
-            loaded.mesh.length_m,
+            imported.main_length_m,
+            loaded.length_m,
             100.0 * error
         );
         // The sampled steps add up to the XML's length (rounding only).
         assert!(
-            (imported.main.length_m - expected).abs() < 1e-6 * expected,
+            (imported.main_length_m - expected).abs() < 1e-6 * expected,
             "{}",
             track.name
         );
@@ -156,10 +236,9 @@ fn centre_line_lengths_match_the_xml_segments_within_half_a_percent() {
 /// lies at least half the road's (horizontal) width from every sample of the centre line.
 #[test]
 fn every_installed_track_has_barriers_beside_its_road() {
-    let Some(tracks) = installed() else { return };
-    for track in &tracks {
-        let loaded = load_torcs_track(&track.xml).expect("loads");
-        let mesh = &loaded.mesh;
+    let Some(tracks) = swept() else { return };
+    for Swept { track, loaded, .. } in tracks {
+        let mesh = loaded.as_ref().expect("loads");
         // Half the road's horizontal width (a banked road is wider along its slope).
         let half = mesh
             .centre_line
@@ -173,7 +252,7 @@ fn every_installed_track_has_barriers_beside_its_road() {
             track.category,
             track.name,
             mesh.barriers.len(),
-            mesh.walls.segments().len()
+            mesh.wall_segments
         );
         assert!(!mesh.barriers.is_empty(), "{}", track.name);
         for b in &mesh.barriers {
