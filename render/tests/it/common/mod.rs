@@ -30,3 +30,9 @@ pub fn out_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir).expect("output dir");
     dir
 }
+
+/// Whether the long versions of the tests are asked for: `GRIPLINE_FULL_CHECK=1`, which
+/// `scripts/check.sh --full` sets. The default check runs their short versions.
+pub fn full_check() -> bool {
+    std::env::var_os("GRIPLINE_FULL_CHECK").is_some_and(|v| v == "1")
+}
