@@ -320,6 +320,25 @@ pub struct DevicesArgs {
     /// With `--watch`, stop after this many seconds.
     #[arg(long, value_name = "N", requires = "watch")]
     pub seconds: Option<f64>,
+
+    /// Print the known-wheel table instead (one row per vendor:product ID, with the peak
+    /// torque Gripline assumes for it) on stdout, and nothing else there.
+    #[arg(long, conflicts_with = "watch")]
+    pub known: bool,
+
+    /// With `--known`: `csv` (columns `vid,pid,model,shared,assumed_peak_nm,backend,
+    /// rotation_deg`) or `json` (an array of objects with those keys).
+    #[arg(long, value_enum, default_value_t = KnownFormat::Csv, requires = "known")]
+    pub format: KnownFormat,
+}
+
+/// Output format of `gripline devices --known`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KnownFormat {
+    /// Comma-separated values with a header line.
+    Csv,
+    /// A JSON array.
+    Json,
 }
 
 /// Arguments of `gripline headless`.

@@ -21,7 +21,7 @@ use gripline_input::ffb::select::{BackendDecision, backend_name};
 use gripline_input::gilrs_backend::{DeviceListing, GilrsBackend};
 use gripline_input::known_wheels::{self, KnownWheel};
 
-use crate::cli::DevicesArgs;
+use crate::cli::{DevicesArgs, KnownFormat};
 
 /// The line printed when there is nothing to list.
 pub const NO_DEVICES: &str = "no input devices found";
@@ -127,8 +127,60 @@ mod evdev_side {
     }
 }
 
+/// The known-wheel table in `format` (see [`crate::cli::DevicesArgs::known`]).
+pub fn known_table(format: KnownFormat) -> String {
+    let rows = gripline_input::known_wheels::listing::known_rows();
+    match format {
+        KnownFormat::Csv => {
+            let mut out =
+                String::from("vid,pid,model,shared,assumed_peak_nm,backend,rotation_deg\n");
+            for r in &rows {
+                let model = if r.model.contains([',', '"']) {
+                    format!("\"{}\"", r.model.replace('"', "\"\""))
+                } else {
+                    r.model.to_owned()
+                };
+                let _ = writeln!(
+                    out,
+                    "{:04x},{:04x},{model},{},{},{},{}",
+                    r.vendor_id,
+                    r.product_id,
+                    r.shared,
+                    r.assumed_peak_nm,
+                    r.backend.short_name(),
+                    r.rotation_deg
+                );
+            }
+            out
+        }
+        KnownFormat::Json => {
+            let rows: Vec<serde_json::Value> = rows
+                .iter()
+                .map(|r| {
+                    serde_json::json!({
+                        "vid": format!("{:04x}", r.vendor_id),
+                        "pid": format!("{:04x}", r.product_id),
+                        "model": r.model,
+                        "shared": r.shared,
+                        "assumed_peak_nm": r.assumed_peak_nm,
+                        "backend": r.backend.short_name(),
+                        "rotation_deg": r.rotation_deg,
+                    })
+                })
+                .collect();
+            let mut text = serde_json::to_string_pretty(&rows).unwrap_or_else(|_| "[]".into());
+            text.push('\n');
+            text
+        }
+    }
+}
+
 /// Runs `gripline devices`.
 pub fn run(args: &DevicesArgs) -> Result<()> {
+    if args.known {
+        print!("{}", known_table(args.format));
+        return Ok(());
+    }
     let (mut gilrs, gilrs_error) = match GilrsBackend::new() {
         Ok(backend) => (Some(backend), None),
         Err(error) => (None, Some(error.to_string())),

@@ -50,3 +50,38 @@ fn devices_watch_stops_after_its_time() {
 fn seconds_needs_watch() {
     assert!(!gripline(&["devices", "--seconds", "1"]).status.success());
 }
+
+#[test]
+fn the_known_table_lists_the_shared_t818_id_at_its_strongest_peak() {
+    let output = gripline(&["devices", "--known", "--format", "csv"]);
+    assert!(output.status.success());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let mut lines = stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some("vid,pid,model,shared,assumed_peak_nm,backend,rotation_deg")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert!(rows.len() > 40, "{stdout}");
+    for row in &rows {
+        assert_eq!(row.len(), 7, "{row:?}");
+        assert!(row[0].len() == 4 && row[0].bytes().all(|b| b.is_ascii_hexdigit()));
+        assert!(row[1].len() == 4 && row[1] == row[1].to_lowercase());
+        assert!(row[3] == "true" || row[3] == "false");
+        let peak: f64 = row[4].parse().unwrap();
+        assert!(peak > 0.0 && peak.is_finite());
+    }
+    let t818 = rows
+        .iter()
+        .find(|r| r[0] == "044f" && r[1] == "b696")
+        .expect("044f,b696 listed");
+    assert_eq!(t818[3], "true");
+    assert!(t818[4].parse::<f64>().unwrap() >= 10.0, "{t818:?}");
+    // The JSON has the same rows.
+    let json = gripline(&["devices", "--known", "--format", "json"]);
+    assert!(json.status.success());
+    let parsed: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(parsed.as_array().unwrap().len(), rows.len());
+    // --format needs --known.
+    assert!(!gripline(&["devices", "--format", "json"]).status.success());
+}

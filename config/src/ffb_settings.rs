@@ -35,6 +35,13 @@ pub struct FfbDeviceSettings {
     /// default) picks one from the known-wheel table and what the device offers.
     #[serde(default)]
     pub backend: FfbBackendChoice,
+    /// The peak (N·m) the user confirmed when it was below the known-wheel table's peak for
+    /// this product ID. A peak below the table's scales every torque up by table / peak, so
+    /// it is used only when it equals this confirmed value **and** the override was saved
+    /// for this very unit (same serial number or path); otherwise the table's peak is
+    /// assumed (`gripline-input`'s `FfbDeviceFacts::resolve`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_confirmed_nm: Option<f64>,
 }
 
 /// The force-feedback backend a user asks for, per device (`gripline-input` decides what
@@ -123,7 +130,7 @@ pub struct FfbSettings {
 
 impl Default for FfbSettings {
     /// Modest defaults: 4 N·m maximum suits a geared wheel and is a safe start on a
-    /// direct-drive base (`ffb_input.md` section 4.5, rule 4).
+    /// direct-drive base (`docs/force-feedback-protocols.md`, section 4.5, rule 4).
     fn default() -> Self {
         Self {
             enabled: true,
@@ -210,6 +217,7 @@ mod tests {
                 peak_torque_nm: Some(-3.0),
                 max_rate_hz: None,
                 backend: FfbBackendChoice::Auto,
+                peak_confirmed_nm: None,
             }],
             ..FfbSettings::default()
         };
@@ -247,6 +255,7 @@ mod tests {
             peak_torque_nm: None,
             max_rate_hz: None,
             backend: FfbBackendChoice::default(),
+            peak_confirmed_nm: None,
         });
         let plugged = DeviceIdentity::new(0x046d, 0xc24f, "Logitech G29", "usb-1");
         assert!(s.device(&plugged).is_some_and(|d| d.invert));

@@ -124,6 +124,7 @@ mod tests {
             peak_torque_nm: Some(2.2),
             max_rate_hz: Some(500.0),
             backend: crate::ffb_settings::FfbBackendChoice::Auto,
+            peak_confirmed_nm: None,
         });
         s
     }

@@ -94,6 +94,7 @@ fn sample() -> Settings {
             peak_torque_nm: Some(2.3),
             max_rate_hz: Some(500.0),
             backend: FfbBackendChoice::Evdev,
+            peak_confirmed_nm: None,
         }],
         ..FfbSettings::default()
     };

@@ -85,6 +85,7 @@ fn device_settings(id: DeviceIdentity, backend: FfbBackendChoice) -> FfbDeviceSe
         peak_torque_nm: Some(3.0),
         max_rate_hz: Some(400.0),
         backend,
+        peak_confirmed_nm: None,
     }
 }
 

@@ -74,6 +74,10 @@ pub struct DeviceFfb {
     pub max_rate_hz: Option<f64>,
     /// Backend for this device (automatic unless overridden).
     pub backend: FfbBackendChoice,
+    /// The peak the user confirmed below the known-wheel table's (see
+    /// [`FfbDeviceSettings::peak_confirmed_nm`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_confirmed_nm: Option<f64>,
 }
 
 /// The content of one device file.
@@ -170,6 +174,7 @@ impl DeviceGroup {
                 peak_torque_nm: f.peak_torque_nm,
                 max_rate_hz: f.max_rate_hz,
                 backend: f.backend,
+                peak_confirmed_nm: f.peak_confirmed_nm,
             }),
             _ => None,
         };
@@ -211,6 +216,7 @@ impl DeviceGroup {
                 peak_torque_nm: f.peak_torque_nm,
                 max_rate_hz: f.max_rate_hz,
                 backend: f.backend,
+                peak_confirmed_nm: f.peak_confirmed_nm,
             }),
         }
     }

@@ -58,6 +58,31 @@ pub struct FfbDeviceFacts {
     pub rotation_deg: f64,
 }
 
+/// The user's peak for `device` split by whether it is in force: `(in force, not in force)`.
+/// A peak below the known-wheel table's multiplies every torque by table / peak, so it is in
+/// force only when the user confirmed that very value (`peak_confirmed_nm`) for this very
+/// unit (the override's serial number or path is the device's); a peak at or above the
+/// table's can only make the wheel weaker and is always in force.
+fn user_peak(settings: &FfbSettings, device: &DeviceIdentity) -> (Option<f64>, Option<f64>) {
+    let own = settings.device(device);
+    let Some(peak) = own
+        .and_then(|d| d.peak_torque_nm)
+        .filter(|p| p.is_finite() && *p > 0.0)
+    else {
+        return (None, None);
+    };
+    let table = known_wheels::peak_estimate(device.vendor_id, device.product_id);
+    let below_table = table.is_some_and(|t| peak < t.peak_torque_nm);
+    let confirmed = own.is_some_and(|d| {
+        d.peak_confirmed_nm == Some(peak) && d.device.serial_or_path == device.serial_or_path
+    });
+    if below_table && !confirmed {
+        (None, Some(peak))
+    } else {
+        (Some(peak), None)
+    }
+}
+
 impl FfbDeviceFacts {
     /// The facts of `device` under `settings`, with the steering binding's rotation range
     /// `rotation_deg` when the device is bound to steering (else the known-wheel default).
@@ -68,12 +93,9 @@ impl FfbDeviceFacts {
     ) -> Self {
         let own = settings.device(device);
         let known = known_wheels::lookup(device.vendor_id, device.product_id);
-        let user_peak = own
-            .and_then(|d| d.peak_torque_nm)
-            .filter(|p| p.is_finite() && *p > 0.0);
-        let (peak_torque_nm, peak_source) = match (user_peak, known) {
-            (Some(peak), _) => (peak, PeakSource::User),
-            (None, _) => match known_wheels::peak_estimate(device.vendor_id, device.product_id) {
+        let (peak_torque_nm, peak_source) = match user_peak(settings, device).0 {
+            Some(peak) => (peak, PeakSource::User),
+            None => match known_wheels::peak_estimate(device.vendor_id, device.product_id) {
                 Some(estimate) => (
                     estimate.peak_torque_nm,
                     estimate
@@ -93,6 +115,13 @@ impl FfbDeviceFacts {
             invert: own.is_some_and(|d| d.invert),
             rotation_deg: rotation_deg.clamp(1.0, 3600.0),
         }
+    }
+
+    /// A peak the user entered for `device` below the known-wheel table's that is **not** in
+    /// force (not confirmed, or confirmed for another unit with the same product ID): the
+    /// settings screen asks for confirmation while there is one.
+    pub fn unconfirmed_peak_nm(settings: &FfbSettings, device: &DeviceIdentity) -> Option<f64> {
+        user_peak(settings, device).1
     }
 
     /// No force-feedback device: level 1 is the user's maximum, not inverted.
@@ -142,6 +171,7 @@ mod tests {
             peak_torque_nm: peak,
             max_rate_hz: None,
             backend: FfbBackendChoice::Auto,
+            peak_confirmed_nm: None,
         }
     }
 
@@ -175,6 +205,85 @@ mod tests {
             "{}",
             shared.describe_peak()
         );
+    }
+
+    /// Every base that shares a product ID, driven through the pipeline the rig uses with the
+    /// peak the rig assumes for that ID, never gets more than the user's maximum at its
+    /// own real peak: the level the pipeline sends at full request times the base's peak.
+    #[test]
+    fn no_base_of_a_shared_id_gets_more_than_the_users_maximum() {
+        use crate::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams};
+        use crate::known_wheels::SHARED_PRODUCT_IDS;
+        for shared in SHARED_PRODUCT_IDS {
+            let device = DeviceIdentity::new(shared.vendor_id, shared.product_id, "base", "");
+            for max_nm in [0.5, 2.0, 3.5, 8.0, 25.0, 100.0] {
+                let settings = FfbSettings {
+                    max_torque_nm: max_nm,
+                    gain: 10.0,
+                    ..FfbSettings::default()
+                };
+                let facts = FfbDeviceFacts::resolve(&settings, &device, None);
+                assert!(matches!(facts.peak_source, PeakSource::SharedProductId(_)));
+                let mut pipeline = FfbPipeline::new(PipelineParams::new(&settings, &facts), 1);
+                let mut level: f64 = 0.0;
+                for sign in [1.0, -1.0] {
+                    for _ in 0..100 {
+                        let step = pipeline.process(
+                            &FfbInput {
+                                column_torque_nm: sign * 1e3,
+                                ..FfbInput::default()
+                            },
+                            0.001,
+                        );
+                        level = level.max(step.level.abs());
+                    }
+                }
+                assert!(level > 0.0);
+                for &(name, real_peak_nm) in shared.members {
+                    let real_nm = level * real_peak_nm;
+                    assert!(
+                        real_nm <= max_nm.min(real_peak_nm) + 1e-9,
+                        "{name} on {device}: {real_nm} N·m at a maximum of {max_nm} N·m \
+                         ({} N·m assumed)",
+                        facts.peak_torque_nm
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_peak_below_the_table_needs_confirmation_for_this_very_unit() {
+        // A T248 owner enters 3.5 N·m on the shared b696 ID (10 N·m assumed).
+        let t248 = DeviceIdentity::new(0x044f, 0xb696, "Thrustmaster", "SERIAL-A");
+        let mut s = FfbSettings::default();
+        s.devices.push(own(&t248, Some(3.5), false));
+        let facts = FfbDeviceFacts::resolve(&s, &t248, None);
+        assert!(
+            (facts.peak_torque_nm - 10.0).abs() < 1e-12,
+            "unconfirmed: table"
+        );
+        assert_eq!(FfbDeviceFacts::unconfirmed_peak_nm(&s, &t248), Some(3.5));
+        s.devices[0].peak_confirmed_nm = Some(3.5);
+        let facts = FfbDeviceFacts::resolve(&s, &t248, None);
+        assert_eq!(facts.peak_source, PeakSource::User);
+        assert!((facts.peak_torque_nm - 3.5).abs() < 1e-12);
+        assert_eq!(FfbDeviceFacts::unconfirmed_peak_nm(&s, &t248), None);
+        // A T818 on the same ID with another serial does not inherit it.
+        let t818 = DeviceIdentity::new(0x044f, 0xb696, "Thrustmaster", "SERIAL-B");
+        let facts = FfbDeviceFacts::resolve(&s, &t818, None);
+        assert!((facts.peak_torque_nm - 10.0).abs() < 1e-12);
+        // Nor does a unit without a serial, against an override saved without one.
+        s.devices[0].device.serial_or_path = String::new();
+        let facts = FfbDeviceFacts::resolve(&s, &t818, None);
+        assert!((facts.peak_torque_nm - 10.0).abs() < 1e-12);
+        // A confirmation is of one value: a changed peak needs a new one.
+        s.devices[0].device.serial_or_path = "SERIAL-A".into();
+        s.devices[0].peak_torque_nm = Some(2.0);
+        assert!((FfbDeviceFacts::resolve(&s, &t248, None).peak_torque_nm - 10.0).abs() < 1e-12);
+        // A peak at or above the table's only weakens the wheel: in force at once.
+        s.devices[0].peak_torque_nm = Some(12.0);
+        assert!((FfbDeviceFacts::resolve(&s, &t248, None).peak_torque_nm - 12.0).abs() < 1e-12);
     }
 
     #[test]

@@ -1,15 +1,15 @@
 //! Wheels Gripline knows by USB vendor and product ID: name, default rotation, which
 //! force-feedback backend to use, and a peak-torque estimate.
 //!
-//! IDs come from `ffb_input.md` sections 2.1 and 3.7 (which cite new-lg4ff `hid-ids.h`,
-//! hid-tmff2, hid-ftec.h, universal-pidff and linux-steering-wheels); entries whose IDs are
-//! not in those notes say so in their comment. A wheel that switches modes re-enumerates with
-//! another product ID (G29/G923 `PlayStation` modes, G920 before its mode switch, Thrustmaster
+//! IDs come from `docs/force-feedback-protocols.md` sections 2.1 and 3.7 (which cite new-lg4ff
+//! `hid-ids.h`, hid-tmff2, hid-ftec.h, universal-pidff and linux-steering-wheels); entries whose
+//! IDs are not in those sections say so in their comment. A wheel that switches modes re-enumerates
+//! with another product ID (G29/G923 `PlayStation` modes, G920 before its mode switch, Thrustmaster
 //! before the model query), so several entries may describe one product.
 //!
 //! Peak torques are **estimates** (manufacturer and community figures, not measured; none
-//! are in the research notes): they only set the default scale of force feedback, and the
-//! user can override them per device (`FfbDeviceSettings::peak_torque_nm`).
+//! come from the sources of those sections): they only set the default scale of force feedback, and
+//! the user can override them per device (`FfbDeviceSettings::peak_torque_nm`).
 //!
 //! Backend choice: Logitech classic wheels can be driven over raw HID with the classic
 //! protocol; HID PID bases (Moza, Simucube, `OpenFFBoard`) with HID PID; the others
@@ -18,6 +18,8 @@
 //! for every wheel with a kernel driver and is the default ([`KnownWheel::linux_backend`]).
 
 use std::fmt;
+
+pub mod listing;
 
 /// How force feedback reaches a wheel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,7 +53,7 @@ pub struct KnownWheel {
 
 impl KnownWheel {
     /// The backend to use on Linux: evdev for every wheel with force feedback (the kernel
-    /// drivers handle all protocols; `ffb_input.md` section 6), otherwise none.
+    /// drivers handle all protocols; `docs/force-feedback-protocols.md` section 6), otherwise none.
     pub fn linux_backend(&self) -> FfbBackendKind {
         match self.backend {
             FfbBackendKind::None => FfbBackendKind::None,
@@ -86,6 +88,8 @@ pub const VID_SIMAGIC_ST: u16 = 0x0483;
 pub const VID_PID_CODES: u16 = 0x1209;
 /// Cammus.
 pub const VID_CAMMUS: u16 = 0x3416;
+/// Asetek `SimSports`.
+pub const VID_ASETEK: u16 = 0x2433;
 
 const fn wheel(
     vendor_id: u16,
@@ -111,10 +115,10 @@ use FfbBackendKind::{EvdevConstant, HidPid, LogitechClassic};
 ///
 /// ID sources: new-lg4ff `hid-ids.h` \[7b7c192\] (Logitech, read for issue 10), universal-pidff
 /// `hid-ids.h` \[9b7760c\] (Moza, Cammus, VRS, `OpenFFBoard`; read for issue 10), and
-/// `ffb_input.md` sections 2.1 and 3.7 for the rest (hid-tmff2 `hid-tmff2.h`, hid-fanatecff
-/// `hid-ftec.h`, linux-steering-wheels). Peaks: "vendor" is the manufacturer's published peak
-/// (often in the model name: Moza R21 = 21 N·m), "community" a commonly quoted figure for a
-/// geared or belt wheel; neither was measured, and none is in the research notes.
+/// `docs/force-feedback-protocols.md` sections 2.1 and 3.7 for the rest (hid-tmff2 `hid-tmff2.h`,
+/// hid-fanatecff `hid-ftec.h`, linux-steering-wheels). Peaks: "vendor" is the manufacturer's
+/// published peak (often in the model name: Moza R21 = 21 N·m), "community" a commonly quoted
+/// figure for a geared or belt wheel; neither was measured, and none comes from those sources.
 pub const KNOWN_WHEELS: &[KnownWheel] = &[
     // IDs: hid-ids.h DFGT_WHEEL c29a. Peak: community (about 2 N·m); shared with a G29 in
     // DFGT mode (SHARED_PRODUCT_IDS).
@@ -228,7 +232,8 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         FfbBackendKind::None,
         None,
     ),
-    // IDs: not in the research notes (b677 is the community hid-t150 driver's): UNVERIFIED.
+    // IDs: not in `docs/force-feedback-protocols.md` (b677 is the community hid-t150 driver's):
+    // UNVERIFIED.
     // Peak: community 2 N·m.
     wheel(
         VID_THRUSTMASTER,
@@ -265,23 +270,48 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         EvdevConstant,
         Some(3.9),
     ),
-    // IDs and peak: as b66e.
+    // IDs: hid-tmff2.h TMT300RS_PS4_NORM_ID b66d. Shared: the T-GT II and the T248/T248R
+    // (its PS4 mode) enumerate as b66d too (hid-tmff2 issues #55 and #198; hid-tmff2 tells the
+    // T248 apart by bcdDevice 0x0249, which Gripline does not read yet), so the strongest, the
+    // T-GT II (community about 6 N·m), is assumed (SHARED_PRODUCT_IDS).
     wheel(
         VID_THRUSTMASTER,
         0xb66d,
-        "Thrustmaster T300RS (PS4)",
+        "Thrustmaster T300RS (PS4) / T-GT II / T248 (shared ID)",
         1080.0,
         EvdevConstant,
-        Some(3.9),
+        Some(6.0),
     ),
-    // IDs: section 3.7 (hid-tmff2.h T248 b696). Peak: community 3.5 N·m.
+    // IDs: b681 and b685, the T-GT II's own product IDs (its PC and PlayStation modes, as
+    // reported to hid-tmff2 and linux-steering-wheels; not yet in hid-tmff2.h: UNVERIFIED).
+    // Peak: community about 6 N·m (belt drive with a T-GT motor; no vendor figure).
+    wheel(
+        VID_THRUSTMASTER,
+        0xb681,
+        "Thrustmaster T-GT II",
+        1080.0,
+        EvdevConstant,
+        Some(6.0),
+    ),
+    wheel(
+        VID_THRUSTMASTER,
+        0xb685,
+        "Thrustmaster T-GT II (PlayStation mode)",
+        1080.0,
+        EvdevConstant,
+        Some(6.0),
+    ),
+    // IDs: hid-tmff2.h TMT248_PC_ID b696. Shared by the T128, T248, T598 and T818 (hid-tmff2
+    // issues #58 (T818), #64/#67 (T128), pull request #205 (T598, told apart by bcdDevice
+    // 0x0598)): the T818's vendor peak, 10 N·m, is assumed until the user confirms their base
+    // (SHARED_PRODUCT_IDS).
     wheel(
         VID_THRUSTMASTER,
         0xb696,
-        "Thrustmaster T248",
+        "Thrustmaster T248 / T818 / T128 / T598 (shared ID)",
         900.0,
         EvdevConstant,
-        Some(3.5),
+        Some(10.0),
     ),
     // IDs: section 3.7 (hid-tmff2.h TX b669). Peak: community 3.9 N·m (T300 motor).
     wheel(
@@ -548,6 +578,59 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
     wheel(VID_CAMMUS, 0x0301, "Cammus C5", 900.0, HidPid, Some(5.0)),
     // IDs: universal-pidff hid-ids.h CAMMUS_C12 0302. Peak: vendor 12 N·m.
     wheel(VID_CAMMUS, 0x0302, "Cammus C12", 900.0, HidPid, Some(12.0)),
+    // IDs: Linux hid-ids.h USB_DEVICE_ID_ASETEK_INVICTA f300, FORTE f301, LA_PRIMA f303,
+    // TONY_KANAAN f306 (driven by hid-universal-pidff; linux-steering-wheels). Peaks: vendor
+    // 27, 18, 12 and 27 N·m (the Tony Kanaan edition is an Invicta).
+    wheel(
+        VID_ASETEK,
+        0xf300,
+        "Asetek Invicta",
+        900.0,
+        HidPid,
+        Some(27.0),
+    ),
+    wheel(
+        VID_ASETEK,
+        0xf301,
+        "Asetek Forte",
+        900.0,
+        HidPid,
+        Some(18.0),
+    ),
+    wheel(
+        VID_ASETEK,
+        0xf303,
+        "Asetek La Prima",
+        900.0,
+        HidPid,
+        Some(12.0),
+    ),
+    wheel(
+        VID_ASETEK,
+        0xf306,
+        "Asetek Tony Kanaan Edition",
+        900.0,
+        HidPid,
+        Some(27.0),
+    ),
+    // IDs: c272 from evtest in Oversteer issue #135 (G PRO, Xbox/PC), c268 the PlayStation/PC
+    // version (linux-steering-wheels). Through the kernel driver only. Peak: vendor 11 N·m.
+    wheel(
+        VID_LOGITECH,
+        0xc272,
+        "Logitech G PRO (Xbox/PC)",
+        1080.0,
+        EvdevConstant,
+        Some(11.0),
+    ),
+    wheel(
+        VID_LOGITECH,
+        0xc268,
+        "Logitech G PRO (PlayStation/PC)",
+        1080.0,
+        EvdevConstant,
+        Some(11.0),
+    ),
 ];
 
 /// Product IDs that several bases of different strength share, with the family's bases and
@@ -562,74 +645,127 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
 /// shared too.
 pub const SHARED_PRODUCT_IDS: &[SharedProductId] = &[
     SharedProductId {
+        vendor_id: VID_THRUSTMASTER,
+        product_id: 0xb696,
+        family: "Thrustmaster T128 (about 2 N·m), T248 (3.5), T598 (5) and T818 (10)",
+        members: &[
+            ("Thrustmaster T128", 2.0),
+            ("Thrustmaster T248", 3.5),
+            ("Thrustmaster T598", 5.0),
+            ("Thrustmaster T818", 10.0),
+        ],
+    },
+    SharedProductId {
+        vendor_id: VID_THRUSTMASTER,
+        product_id: 0xb66d,
+        family: "Thrustmaster T300RS in PS4 mode (about 3.9 N·m), T-GT II (6) and T248/T248R in \
+                 PS4 mode (3.5)",
+        members: &[
+            ("Thrustmaster T300RS", 3.9),
+            ("Thrustmaster T-GT II", 6.0),
+            ("Thrustmaster T248 / T248R", 3.5),
+        ],
+    },
+    SharedProductId {
         vendor_id: VID_FANATEC,
         product_id: 0x0020,
         family: "Fanatec CSL DD (5 N·m, 8 with the boost kit), DD Pro (8), ClubSport DD (12) and \
                  ClubSport DD+ (15)",
-        peaks_nm: &[5.0, 8.0, 12.0, 15.0],
+        members: &[
+            ("Fanatec CSL DD", 5.0),
+            ("Fanatec CSL DD with boost kit", 8.0),
+            ("Fanatec Gran Turismo DD Pro", 8.0),
+            ("Fanatec ClubSport DD", 12.0),
+            ("Fanatec ClubSport DD+", 15.0),
+        ],
     },
     SharedProductId {
         vendor_id: VID_MOZA,
         product_id: 0x0000,
         family: "Moza R16 (16 N·m) and R21 (21)",
-        peaks_nm: &[16.0, 21.0],
+        members: &[("Moza R16", 16.0), ("Moza R21", 21.0)],
     },
     SharedProductId {
         vendor_id: VID_MOZA,
         product_id: 0x0010,
         family: "Moza R16 (16 N·m) and R21 (21)",
-        peaks_nm: &[16.0, 21.0],
+        members: &[("Moza R16", 16.0), ("Moza R21", 21.0)],
     },
     SharedProductId {
         vendor_id: VID_SIMUCUBE,
         product_id: 0x0d5a,
         family: "Simucube 1 with a Small MiGE (about 16 N·m) or a Large MiGE (about 30)",
-        peaks_nm: &[16.0, 30.0],
+        members: &[
+            ("Simucube 1, Small MiGE", 16.0),
+            ("Simucube 1, Large MiGE", 30.0),
+        ],
     },
     SharedProductId {
         vendor_id: VID_SIMAGIC_ST,
         product_id: 0x0522,
         family: "Simagic Alpha Mini (10 N·m), M10 (10), Alpha (15) and Alpha Ultimate (23)",
-        peaks_nm: &[10.0, 10.0, 15.0, 23.0],
+        members: &[
+            ("Simagic Alpha Mini", 10.0),
+            ("Simagic M10", 10.0),
+            ("Simagic Alpha", 15.0),
+            ("Simagic Alpha Ultimate", 23.0),
+        ],
     },
     SharedProductId {
         vendor_id: VID_PID_CODES,
         product_id: 0xffb0,
         family: "every OpenFFBoard build (its motor and power supply decide; 32 N·m is assumed \
                  as for an unknown device)",
-        peaks_nm: &[32.0],
+        members: &[("OpenFFBoard", 32.0)],
     },
     SharedProductId {
         vendor_id: VID_LOGITECH,
         product_id: 0xc294,
         family: "the Logitech Driving Force / Formula Force EX (about 1.5 N·m) and the DFP (2), \
                  G25 (2.5), DFGT (2.2), G27 (2.5) and G29 (2.2) in DF-EX mode",
-        peaks_nm: &[1.5, 2.0, 2.5, 2.2, 2.5, 2.2],
+        members: &[
+            ("Logitech Driving Force / Formula Force EX", 1.5),
+            ("Logitech Driving Force Pro", 2.0),
+            ("Logitech G25", 2.5),
+            ("Logitech Driving Force GT", 2.2),
+            ("Logitech G27", 2.5),
+            ("Logitech G29", 2.2),
+        ],
     },
     SharedProductId {
         vendor_id: VID_LOGITECH,
         product_id: 0xc298,
         family: "the Logitech Driving Force Pro (about 2 N·m) and the G25 (2.5), DFGT (2.2), G27 \
                  (2.5) and G29 (2.2) in DFP mode",
-        peaks_nm: &[2.0, 2.5, 2.2, 2.5, 2.2],
+        members: &[
+            ("Logitech Driving Force Pro", 2.0),
+            ("Logitech G25", 2.5),
+            ("Logitech Driving Force GT", 2.2),
+            ("Logitech G27", 2.5),
+            ("Logitech G29", 2.2),
+        ],
     },
     SharedProductId {
         vendor_id: VID_LOGITECH,
         product_id: 0xc299,
         family: "the Logitech G25 (about 2.5 N·m) and the G27 (2.5) and G29 (2.2) in G25 mode",
-        peaks_nm: &[2.5, 2.5, 2.2],
+        members: &[
+            ("Logitech G25", 2.5),
+            ("Logitech G27", 2.5),
+            ("Logitech G29", 2.2),
+        ],
     },
     SharedProductId {
         vendor_id: VID_LOGITECH,
         product_id: 0xc29a,
         family: "the Logitech Driving Force GT (about 2 N·m) and the G29 (2.2) in DFGT mode",
-        peaks_nm: &[2.0, 2.2],
+        members: &[("Logitech Driving Force GT", 2.0), ("Logitech G29", 2.2)],
     },
     SharedProductId {
         vendor_id: VID_LOGITECH,
         product_id: 0xc29b,
         family: "the Logitech G27 (about 2.5 N·m) and the G29 (2.2) in G27 mode",
-        peaks_nm: &[2.5, 2.2],
+        members: &[("Logitech G27", 2.5), ("Logitech G29", 2.2)],
     },
 ];
 
@@ -642,17 +778,34 @@ pub struct SharedProductId {
     pub product_id: u16,
     /// The bases that share it, with their peaks, for the user.
     pub family: &'static str,
-    /// Their peaks (N·m).
-    pub peaks_nm: &'static [f64],
+    /// Each base that enumerates with this ID, and its peak (N·m): the user confirms theirs
+    /// from this list.
+    pub members: &'static [(&'static str, f64)],
+}
+
+impl SharedProductId {
+    /// The peaks of the bases (N·m).
+    pub fn peaks_nm(&self) -> impl Iterator<Item = f64> + '_ {
+        self.members.iter().map(|&(_, peak)| peak)
+    }
+
+    /// The strongest base's peak (N·m): what is assumed until the user confirms theirs.
+    pub fn strongest_nm(&self) -> f64 {
+        self.peaks_nm().fold(0.0, f64::max)
+    }
+}
+
+/// The shared product ID entry for these IDs, when several bases share them.
+pub fn shared(vendor_id: u16, product_id: u16) -> Option<&'static SharedProductId> {
+    SHARED_PRODUCT_IDS
+        .iter()
+        .find(|s| s.vendor_id == vendor_id && s.product_id == product_id)
 }
 
 impl KnownWheel {
     /// The family of bases this entry's product ID stands for, when several share it.
     pub fn shared_family(&self) -> Option<&'static str> {
-        SHARED_PRODUCT_IDS
-            .iter()
-            .find(|s| s.vendor_id == self.vendor_id && s.product_id == self.product_id)
-            .map(|s| s.family)
+        shared(self.vendor_id, self.product_id).map(|s| s.family)
     }
 }
 
@@ -696,13 +849,16 @@ impl PeakEstimate {
 }
 
 impl KnownWheel {
-    /// This wheel's [`PeakEstimate`], when it has a peak.
+    /// This wheel's [`PeakEstimate`], when it has a peak: for a shared product ID never less
+    /// than the strongest base that shares it, whatever the entry says.
     pub fn peak_estimate(&self) -> Option<PeakEstimate> {
+        let own = self.peak_torque_nm?;
+        let family = shared(self.vendor_id, self.product_id);
         Some(PeakEstimate {
             vendor_id: self.vendor_id,
             product_id: self.product_id,
-            peak_torque_nm: self.peak_torque_nm?,
-            shared_family: self.shared_family(),
+            peak_torque_nm: family.map_or(own, |f| own.max(f.strongest_nm())),
+            shared_family: family.map(|f| f.family),
         })
     }
 
