@@ -197,6 +197,17 @@ fn steering_devices(bindings: &Bindings) -> impl Iterator<Item = &DeviceIdentity
     })
 }
 
+/// The force-feedback facts of `identity` (peak, invert, rotation) under `ffb` with the
+/// steering binding's rotation from `bindings`: how an opened device gets them, and how the
+/// settings screen previews edited ones, so that a test plays what Apply will.
+pub fn device_facts(
+    bindings: &Bindings,
+    ffb: &FfbSettings,
+    identity: &DeviceIdentity,
+) -> FfbDeviceFacts {
+    FfbDeviceFacts::resolve(ffb, identity, steering_rotation(bindings, identity))
+}
+
 /// The rotation range of the steering binding on `identity`, if it is bound to steering.
 fn steering_rotation(bindings: &Bindings, identity: &DeviceIdentity) -> Option<f64> {
     bindings.axes.iter().find_map(|b| match &b.device {
@@ -480,11 +491,7 @@ fn open_plan(settings: &Settings, plan: &Plan) -> OpenedFfb {
         }
     };
     let control = writer.control();
-    let facts = FfbDeviceFacts::resolve(
-        ffb,
-        &planned.identity,
-        steering_rotation(&settings.bindings, &planned.identity),
-    );
+    let facts = device_facts(&settings.bindings, ffb, &planned.identity);
     let range = match (
         planned.decision.kind,
         &planned.evdev_node,

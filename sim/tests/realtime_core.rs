@@ -356,3 +356,115 @@ fn ffb_tests_play_while_paused_and_raw_input_reaches_the_ui() {
         "{raw:?}"
     );
 }
+
+/// While the settings screen holds the pause, neither a command nor the pause binding on a
+/// device resumes the simulation; after the hold the player resumes as usual.
+#[test]
+fn a_held_pause_survives_every_resume_until_released() {
+    let mut b = Bench::new("flat", false);
+    let before = b.run(100);
+    b.send(Command::HoldPause(true));
+    let held = b.run(50);
+    assert!(held.hud.paused, "holding pauses");
+    b.send(Command::Resume);
+    b.send(Command::TogglePause);
+    // The keyboard's pause binding (Escape), pressed and released.
+    b.keys.key(key::ESCAPE, true);
+    b.run(20);
+    b.keys.key(key::ESCAPE, false);
+    let still = b.run(200);
+    assert!(still.hud.paused, "nothing resumes a held pause");
+    assert_eq!(still.tick, before.tick, "no physics step while held");
+    b.send(Command::HoldPause(false));
+    assert!(
+        b.run(50).hud.paused,
+        "releasing the hold does not resume by itself"
+    );
+    b.send(Command::Resume);
+    let resumed = b.run(100);
+    assert!(!resumed.hud.paused);
+    assert!(resumed.tick > before.tick);
+}
+
+/// A test played with facts edited on the settings screen (here: invert ticked, not applied)
+/// pushes the way the edited facts say; Cancel (no preview) plays the device's own way.
+#[test]
+fn a_test_plays_the_edited_device_facts() {
+    let (rig, recording, _, peak) = recording_rig();
+    let mut b = Bench::with_rig("flat", false, rig);
+    assert!((FfbTest::PULSE_S - 1.0).abs() < 1e-12);
+    b.run(10);
+    b.send(Command::Pause);
+    b.run(50);
+    let edited = FfbDeviceFacts {
+        peak_torque_nm: peak,
+        invert: true,
+        ..FfbDeviceFacts::no_device(&FfbSettings::default())
+    };
+    b.send(Command::PreviewFfbFacts(Some(edited)));
+    b.send(Command::FfbTest(FfbTest::PulseLeft(0.5 * peak)));
+    b.run(990); // the pulse lasts FfbTest::PULSE_S (1 s)
+    let level = recording.last_level().unwrap();
+    assert!(
+        level < -0.2,
+        "inverted: a left pulse is sent negative ({level})"
+    );
+    b.run(500);
+    b.send(Command::PreviewFfbFacts(None));
+    b.send(Command::FfbTest(FfbTest::PulseLeft(0.5 * peak)));
+    b.run(990); // the pulse lasts FfbTest::PULSE_S (1 s)
+    let level = recording.last_level().unwrap();
+    assert!(level > 0.2, "the device's own facts again ({level})");
+}
+
+/// Auto-gain at the end of a lap only proposes, by at most x1.25 of the gain in force: the
+/// rig's settings and pipeline do not change.
+#[test]
+fn auto_gain_proposes_without_applying() {
+    use gripline_input::ffb::effects::FeelInput;
+    use gripline_input::ffb::effects::auto_gain::{MAX_RISE_PER_LAP, MIN_TICKS};
+    use gripline_sim::realtime::rig::RigTorque;
+    let backend = RecordingBackend::new(Clock::Manual(ManualClock::new()));
+    let mut settings = FfbSettings {
+        fade_in_s: 0.0,
+        normalise_car_torque: false,
+        ..FfbSettings::default()
+    };
+    settings.effects.auto_gain = true;
+    let facts = FfbDeviceFacts {
+        peak_torque_nm: 8.0,
+        ..FfbDeviceFacts::no_device(&settings)
+    };
+    let mut rig = Rig::new(
+        &Bindings::default(),
+        &settings,
+        FfbLink {
+            backend: Box::new(backend),
+            facts,
+        },
+    );
+    rig.start_ffb(Duration::ZERO);
+    // A gentle lap: 0.2 N·m at gain 1 would want a gain of about 20.
+    let feel = FeelInput {
+        speed_m_s: 30.0,
+        ..FeelInput::default()
+    };
+    for tick in 0..=MIN_TICKS {
+        let now = Duration::from_millis(tick);
+        let torque = RigTorque::Car {
+            column_nm: 0.2,
+            feel,
+        };
+        rig.ffb_tick(now, Some(torque), 0.0, 0.001).unwrap();
+    }
+    let proposal = rig.lap_completed().expect("enough driving for a proposal");
+    assert!(
+        (proposal - MAX_RISE_PER_LAP * settings.gain).abs() < 1e-12,
+        "{proposal}"
+    );
+    assert!(
+        (rig.ffb_settings().gain - settings.gain).abs() < 1e-12,
+        "not applied"
+    );
+    assert!((rig.ffb().pipeline().params().gain - settings.gain).abs() < 1e-12);
+}

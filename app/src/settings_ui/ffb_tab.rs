@@ -25,7 +25,15 @@ impl SettingsScreen {
     /// The facts of `device` under the working settings, from their one owner (the same
     /// function the wheel set-up uses when it opens the device).
     fn device_facts(&self, device: Option<&DeviceIdentity>) -> Option<FfbDeviceFacts> {
-        device.map(|d| FfbDeviceFacts::resolve(&self.working.ffb, d, None))
+        device.map(|d| {
+            gripline_app::wheel_setup::device_facts(&self.working.bindings, &self.working.ffb, d)
+        })
+    }
+
+    /// The device facts as edited on this screen (peak, invert, rotation), for tests to play
+    /// with before Apply; `None` without a force-feedback device.
+    pub fn edited_facts(&self) -> Option<FfbDeviceFacts> {
+        self.device_facts(self.ffb_device().as_ref())
     }
 
     pub(super) fn ffb_ui(&mut self, ui: &mut Ui, live: &LiveInput) -> Option<SettingsAction> {
@@ -218,8 +226,25 @@ impl SettingsScreen {
                 );
                 ui.checkbox(&mut f.normalise_car_torque, "Same strength for every car")
                     .on_hover_text("Scales each car's steering torque so that its limit lands at the soft-clip knee: one gain suits every car.");
-                ui.checkbox(&mut f.effects.auto_gain, "Auto-gain at the end of each lap")
-                    .on_hover_text("Sets the master gain from the lap's torque so that at most 2.5 % of it clips, and saves it.");
+                ui.checkbox(&mut f.effects.auto_gain, "Auto-gain proposal at the end of each lap")
+                    .on_hover_text("Proposes a master gain from the lap's torque so that at most 2.5 % of it clips (at most +25 % a lap); nothing changes until you accept it here.");
+                if let Some(proposal) = self.auto_gain_proposal {
+                    let mut accepted = false;
+                    ui.horizontal(|ui| {
+                        ui.label(
+                            RichText::new(format!(
+                                "Auto-gain proposes {:.0} % (now {:.0} %).",
+                                100.0 * proposal,
+                                100.0 * f.gain
+                            ))
+                            .color(CAL_COLOUR),
+                        );
+                        accepted = ui.button("Accept").on_hover_text("Sets the master gain; Apply to drive with it (a stronger gain ramps in over a second).").clicked();
+                    });
+                    if accepted {
+                        f.gain = proposal;
+                    }
+                }
                 ui.add_space(6.0);
                 ui.label(RichText::new("Effects (0 = off)").size(HEADING));
                 let e = &mut f.effects;
@@ -266,12 +291,32 @@ impl SettingsScreen {
                             peak_torque_nm: None,
                             max_rate_hz: None,
                             backend: gripline_config::ffb_settings::FfbBackendChoice::Auto,
+                            peak_confirmed_nm: None,
                         });
                         f.devices.len() - 1
                     };
+                    let max_nm = f.max_torque_nm;
                     let d = &mut f.devices[index];
+                    // The override is for this very unit (its serial number or path).
+                    d.device.serial_or_path.clone_from(&dev.serial_or_path);
                     ui.checkbox(&mut d.invert, "Invert force direction (this wheel)")
                         .on_hover_text("Tick if the wheel pushes away from centre when it should pull towards it.");
+                    let table = gripline_input::known_wheels::peak_estimate(dev.vendor_id, dev.product_id);
+                    if let Some(shared) = gripline_input::known_wheels::shared(dev.vendor_id, dev.product_id) {
+                        ui.label(format!(
+                            "This product ID is shared by {}; {:.1} N·m is assumed until you pick your base.",
+                            shared.family,
+                            shared.strongest_nm()
+                        ));
+                        ui.horizontal(|ui| {
+                            ui.label("Your base:");
+                            for &(name, member_peak) in shared.members {
+                                if ui.button(name).clicked() {
+                                    d.peak_torque_nm = Some(member_peak);
+                                }
+                            }
+                        });
+                    }
                     let mut known = d.peak_torque_nm.is_some();
                     ui.horizontal(|ui| {
                         if ui.checkbox(&mut known, "Override peak torque").changed() {
@@ -281,6 +326,29 @@ impl SettingsScreen {
                             ui.add(egui::DragValue::new(p).range(0.1..=100.0).speed(0.1).suffix(" N·m"));
                         }
                     });
+                    // Below the table's peak every torque is scaled up by table / entered:
+                    // show what the rim would get if the entry is wrong, and ask.
+                    if let (Some(entered), Some(table)) = (d.peak_torque_nm, table)
+                        && entered < table.peak_torque_nm
+                        && d.peak_confirmed_nm != Some(entered)
+                    {
+                        let worst_nm = max_nm.min(entered) * table.peak_torque_nm / entered;
+                        ui.label(
+                            RichText::new(format!(
+                                "{entered:.1} N·m is below the {:.1} N·m assumed for this product ID. If your base is \
+                                 stronger than you entered, your maximum of {max_nm:.1} N·m would reach up to \
+                                 {worst_nm:.1} N·m at the rim. Until you confirm, {:.1} N·m is assumed.",
+                                table.peak_torque_nm, table.peak_torque_nm
+                            ))
+                            .color(WARN_COLOUR),
+                        );
+                        if ui.button(format!("My base's peak is {entered:.1} N·m: confirm")).clicked() {
+                            d.peak_confirmed_nm = Some(entered);
+                        }
+                    }
+                    if d.peak_torque_nm.is_none() {
+                        d.peak_confirmed_nm = None;
+                    }
                     // A device entry that changes nothing is not worth saving.
                     if !d.invert && d.peak_torque_nm.is_none() && d.max_rate_hz.is_none() {
                         f.devices.remove(index);

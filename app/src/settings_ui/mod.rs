@@ -207,6 +207,8 @@ pub struct SettingsScreen {
     shifter_reverse: bool,
     seq: u64,
     status: Option<(String, bool)>,
+    /// The gain auto-gain proposed at the end of a lap, offered on the Force feedback tab.
+    auto_gain_proposal: Option<f64>,
 }
 
 impl SettingsScreen {
@@ -231,12 +233,18 @@ impl SettingsScreen {
             shifter_reverse: true,
             seq: 0,
             status: None,
+            auto_gain_proposal: None,
         }
     }
 
     /// Sets the force-feedback backends and devices the app offers.
     pub fn set_ffb_options(&mut self, options: FfbOptions) {
         self.ffb_options = options;
+    }
+
+    /// Sets the gain auto-gain proposes (shown with Accept on the Force feedback tab).
+    pub fn set_auto_gain_proposal(&mut self, gain: Option<f64>) {
+        self.auto_gain_proposal = gain.filter(|g| g.is_finite());
     }
 
     /// Sets the current car's steering-wheel lock each side (deg), for the rotation

@@ -98,8 +98,8 @@ impl App {
                 SimEvent::Retired(retired) => drop(retired),
                 SimEvent::NextCamera => cycle_camera += 1,
                 SimEvent::CarRecovered => notices.push("Car recovered to the start".to_owned()),
-                SimEvent::AutoGain(gain) => {
-                    notices.push(self.flow.auto_gain_applied(gain));
+                SimEvent::AutoGainProposal(gain) => {
+                    notices.push(self.flow.auto_gain_proposed(gain));
                 }
                 SimEvent::FfbFailed => {
                     notices.push(

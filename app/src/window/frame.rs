@@ -274,6 +274,10 @@ impl App {
             }
             None => {}
         }
+        // The sim stays paused while the settings screen is open, whatever is pressed.
+        if let Some(hold) = self.flow.pause_hold_command() {
+            self.send(hold);
+        }
         if let Some(applied) = applied {
             self.on_applied(applied);
         }

@@ -36,6 +36,10 @@ pub struct SettingsFlow {
     pub telemetry_status: String,
     /// The car and track being driven (as loaded), for the Garage.
     pub current: (String, String),
+    /// The last gain auto-gain proposed and the user has not accepted or dismissed.
+    auto_gain_proposal: Option<f64>,
+    /// Whether the sim thread was last told to hold the pause (the screen was open).
+    pause_held: bool,
 }
 
 struct OpenScreen {
@@ -111,6 +115,8 @@ impl SettingsFlow {
             audio_status: String::new(),
             telemetry_status: String::new(),
             current: (String::new(), String::new()),
+            auto_gain_proposal: None,
+            pause_held: false,
         }
     }
 
@@ -148,6 +154,7 @@ impl SettingsFlow {
             &self.settings,
         )));
         screen.set_tab(tab);
+        screen.set_auto_gain_proposal(self.auto_gain_proposal);
         self.audio_devices = gripline_audio::output::output_device_names();
         let car = self.current.0.clone();
         let garage = gripline_config::assets::resolve_vehicle(&car)
@@ -275,17 +282,26 @@ impl SettingsFlow {
             }
             SettingsAction::Cancel => {
                 self.screen = None;
-                // A force-feedback test may have played with unapplied settings.
+                // A force-feedback test may have played with unapplied settings and facts.
                 Applied {
-                    commands: vec![Command::SetFfbSettings(Box::new(self.settings.ffb.clone()))],
+                    commands: vec![
+                        Command::PreviewFfbFacts(None),
+                        Command::SetFfbSettings(Box::new(self.settings.ffb.clone())),
+                    ],
                     ..Applied::default()
                 }
             }
             SettingsAction::FfbTest(kind) => {
-                // Tests play with the settings on screen, before Apply.
-                let working = self.screen.as_ref().map_or_else(
-                    || self.settings.ffb.clone(),
-                    |open| open.screen.working().ffb.clone(),
+                // Tests play with the settings on screen, before Apply, and with the device
+                // facts (peak, invert, rotation) as edited there.
+                let (working, facts) = self.screen.as_ref().map_or_else(
+                    || (self.settings.ffb.clone(), None),
+                    |open| {
+                        (
+                            open.screen.working().ffb.clone(),
+                            open.screen.edited_facts(),
+                        )
+                    },
                 );
                 let nm = 0.5 * working.max_torque_nm;
                 let test = match kind {
@@ -295,6 +311,7 @@ impl SettingsFlow {
                 };
                 Applied {
                     commands: vec![
+                        Command::PreviewFfbFacts(facts),
                         Command::SetFfbSettings(Box::new(working)),
                         Command::FfbTest(test),
                     ],
@@ -324,21 +341,31 @@ impl SettingsFlow {
         self.screen.as_mut().map(|open| &mut open.draft)
     }
 
-    /// The sim thread set the master gain by auto-gain at the end of a lap: it becomes the
-    /// gain in force and is saved. Returns the line for the banner.
-    pub fn auto_gain_applied(&mut self, gain: f64) -> String {
-        self.settings.ffb.gain = gain;
-        let saved = match &self.store {
-            Some(store) => match store.save(&self.settings) {
-                Ok(_) => "saved".to_owned(),
-                Err(error) => format!("not saved: {error}"),
-            },
-            None => "for this session".to_owned(),
-        };
+    /// Auto-gain proposed a master gain at the end of a lap: it is kept for the Force
+    /// feedback tab, where the user can accept it; nothing changes until then. Returns the
+    /// line for the banner.
+    pub fn auto_gain_proposed(&mut self, gain: f64) -> String {
+        self.auto_gain_proposal = Some(gain);
+        if let Some(open) = self.screen.as_mut() {
+            open.screen.set_auto_gain_proposal(Some(gain));
+        }
         format!(
-            "Auto-gain: force-feedback gain {:.0} % ({saved})",
-            100.0 * gain
+            "Auto-gain proposes a force-feedback gain of {:.0} % (now {:.0} %): accept it in \
+             Settings > Force feedback",
+            100.0 * gain,
+            100.0 * self.settings.ffb.gain
         )
+    }
+
+    /// A [`Command::HoldPause`] when the screen was opened or closed since the last call:
+    /// while it is open the simulation stays paused whatever the player presses. The window
+    /// calls this every frame.
+    pub fn pause_hold_command(&mut self) -> Option<Command> {
+        let open = self.is_open();
+        (open != self.pause_held).then(|| {
+            self.pause_held = open;
+            Command::HoldPause(open)
+        })
     }
 
     /// Makes `next` the settings in force: sanitised, saved, and turned into commands.
@@ -357,7 +384,12 @@ impl SettingsFlow {
         }
         let previous = std::mem::replace(&mut self.settings, next);
         let now = &self.settings;
+        if self.auto_gain_proposal == Some(now.ffb.gain) {
+            // Accepted: it is the gain in force now.
+            self.auto_gain_proposal = None;
+        }
         let mut commands = vec![
+            Command::PreviewFfbFacts(None),
             Command::ApplyBindings(Box::new(now.bindings.clone())),
             Command::SetFfbSettings(Box::new(now.ffb.clone())),
             Command::SetGearboxMode(now.session.gearbox_mode),

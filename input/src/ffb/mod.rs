@@ -7,6 +7,7 @@
 //! - [`soft_lock`]: the stop at the car's steering lock;
 //! - [`effects`]: road texture, kerbs, scrub, lock-up, wheelspin, ABS, lateral g; smoothing
 //!   and auto-gain;
+//! - [`ramp`]: increases of strength ramp in over a second, decreases act at once;
 //! - [`safety`]: stop at once, watchdog, fade-in, non-finite guard, kill switch;
 //! - [`output`]: pipeline + safety + backend, once per tick on the sim thread;
 //! - [`backend`]: the trait every device backend implements;
@@ -34,6 +35,7 @@ pub mod open;
 pub mod output;
 pub mod pipeline;
 pub mod protocol;
+pub mod ramp;
 #[cfg(any(test, feature = "test-support"))]
 pub mod recording;
 pub mod safety;

@@ -1,6 +1,7 @@
 //! The force-feedback pipeline, run once per sim tick on the sim thread.
 //!
-//! Stages (DESIGN.md section 5, `ffb_input.md` section 4):
+//! Stages (`docs/force-feedback.md`, "The pipeline"; `docs/force-feedback-protocols.md`,
+//! section 4):
 //!
 //! 1. column torque from the physics (N·m) times the user's gain and the car's strength;
 //! 2. optional damping (`-c * wheel speed`), friction (`-f * tanh(speed / 0.05 rad/s)`) and
@@ -30,6 +31,7 @@ use crate::ffb::device_facts::FfbDeviceFacts;
 use crate::ffb::effects::auto_gain::AutoGain;
 use crate::ffb::effects::smoothing::TorqueSmoother;
 use crate::ffb::effects::{EffectContributions, FeelInput, FfbEffects};
+use crate::ffb::ramp::ParamsRamp;
 use crate::ffb::soft_lock::SoftLock;
 
 /// Wheel speed (rad/s) at which friction reaches 76 % (tanh 1) of its full value.
@@ -228,7 +230,7 @@ impl ClipMeter {
     }
 
     /// Fraction of the recorded ticks in the window that clipped (0..1). irFFB suggests
-    /// raising the maximum above 2.5 % (`ffb_input.md` section 4.4).
+    /// raising the maximum above 2.5 % (`docs/force-feedback-protocols.md`, section 4.4).
     pub fn fraction(&self) -> f64 {
         if self.filled == 0 {
             0.0
@@ -281,7 +283,12 @@ pub fn min_force(x: f64, m: f64, w: f64, max: f64) -> f64 {
 /// The pipeline and its state (last torque for the slew limit, the clipping meter).
 #[derive(Clone, Debug)]
 pub struct FfbPipeline {
+    /// The parameters asked for; the strengths reach them through `ramp`.
     params: PipelineParams,
+    ramp: ParamsRamp,
+    /// Whether a tick was processed: before the first, changes take effect at once (the
+    /// wheel has felt nothing to ramp from).
+    started: bool,
     soft_lock: SoftLock,
     effects: FfbEffects,
     smoother: TorqueSmoother,
@@ -296,6 +303,8 @@ impl FfbPipeline {
     pub fn new(params: PipelineParams, meter_window: usize) -> Self {
         Self {
             params,
+            ramp: ParamsRamp::new(params, 1.0),
+            started: false,
             soft_lock: SoftLock::OFF,
             effects: FfbEffects::default(),
             smoother: TorqueSmoother::default(),
@@ -306,14 +315,27 @@ impl FfbPipeline {
         }
     }
 
-    /// The parameters.
+    /// The parameters asked for (the targets of the strength ramps).
     pub fn params(&self) -> &PipelineParams {
         &self.params
     }
 
-    /// Replaces the parameters (settings changed); the slew state is kept.
+    /// The parameters rendered with now: [`FfbPipeline::params`] with every increase of
+    /// strength still ramping in ([`crate::ffb::ramp`]).
+    pub fn live_params(&self) -> &PipelineParams {
+        self.ramp.live()
+    }
+
+    /// Replaces the parameters (settings or device facts changed); the slew state is kept.
+    /// Strength that rises ramps in over [`crate::ffb::ramp::STRENGTH_RAMP_S`]; strength that
+    /// falls acts from the next tick.
     pub fn set_params(&mut self, params: PipelineParams) {
         self.params = params;
+        if self.started {
+            self.ramp.set_params(params);
+        } else {
+            self.ramp = ParamsRamp::new(params, self.car_gain);
+        }
     }
 
     /// Sets the soft lock (from the car's lock, the lock mode and the settings).
@@ -326,9 +348,15 @@ impl FfbPipeline {
         &self.soft_lock
     }
 
-    /// Sets the car's own FFB strength (from the vehicle file; 1 = as computed).
+    /// Sets the car's own FFB strength (from the vehicle file; 1 = as computed): ramped in
+    /// when it rises, at once when it falls.
     pub fn set_car_gain(&mut self, gain: f64) {
         self.car_gain = finite_or(gain, 0.0).clamp(0.0, 10.0);
+        if self.started {
+            self.ramp.set_car_gain(self.car_gain);
+        } else {
+            self.ramp = ParamsRamp::new(self.params, self.car_gain);
+        }
     }
 
     /// The clipping meter.
@@ -360,8 +388,9 @@ impl FfbPipeline {
 
     /// Runs every stage for one tick of `dt` seconds.
     pub fn process(&mut self, input: &FfbInput, dt: f64) -> FfbStep {
-        let p = self.params;
         let dt = finite_or(dt, 0.0).max(0.0);
+        self.started = true;
+        let (p, car_gain) = self.ramp.step(dt);
         let speed = finite_or(input.wheel_speed_rad_s, 0.0);
         let accel = finite_or(input.wheel_accel_rad_s2, 0.0);
         let column = self
@@ -380,7 +409,7 @@ impl FfbPipeline {
         let parts = FfbParts {
             // In the order of the pipeline before effects existed, so that with every effect
             // off the output is bit-for-bit what it was.
-            car_nm: finite_or(column * p.gain * self.car_gain, 0.0),
+            car_nm: finite_or(column * p.gain * car_gain, 0.0),
             effects: scale_effects(&effects, p.gain),
             at_wheel_nm: finite_or(input.wheel_torque_nm, 0.0),
             damping_nm: finite_or(-p.damping * speed, 0.0),
@@ -501,6 +530,65 @@ mod tests {
             column_torque_nm: nm,
             ..FfbInput::default()
         }
+    }
+
+    /// A trace at 1 kHz of a constant column torque through changes of gain, maximum, car
+    /// strength and device peak: every rise reaches the wheel over about a second (never
+    /// faster than the ramp's slope), every fall on the next tick.
+    #[test]
+    fn increases_ramp_over_a_second_and_decreases_act_at_once() {
+        use crate::ffb::ramp::STRENGTH_RAMP_S;
+        let mut s = settings();
+        s.gain = 0.5;
+        let mut p = FfbPipeline::new(PipelineParams::new(&s, &facts(8.0, false)), 10);
+        let step = |p: &mut FfbPipeline| p.process(&torque(2.0), 0.001);
+        assert!((step(&mut p).torque_nm - 1.0).abs() < 1e-12);
+        // Gain x3: 1 N·m -> 3 N·m, linearly over STRENGTH_RAMP_S.
+        s.gain = 1.5;
+        p.set_params(PipelineParams::new(&s, &facts(8.0, false)));
+        let mut last = 1.0;
+        let mut ticks_to_settle = 0;
+        for tick in 1..=2000 {
+            let out = step(&mut p);
+            assert!(out.torque_nm + 1e-12 >= last, "tick {tick}: no dip");
+            assert!(
+                out.torque_nm - last <= 2.0 * 0.001 / STRENGTH_RAMP_S + 1e-9,
+                "tick {tick}: a step of {} N·m",
+                out.torque_nm - last
+            );
+            if ticks_to_settle == 0 && (out.torque_nm - 3.0).abs() < 1e-9 {
+                ticks_to_settle = tick;
+            }
+            last = out.torque_nm;
+        }
+        assert!((990..=1010).contains(&ticks_to_settle), "{ticks_to_settle}");
+        // Halving the gain: half on the next tick.
+        s.gain = 0.75;
+        p.set_params(PipelineParams::new(&s, &facts(8.0, false)));
+        assert!((step(&mut p).torque_nm - 1.5).abs() < 1e-12);
+        // A lower maximum clamps on the next tick.
+        s.max_torque_nm = 1.0;
+        p.set_params(PipelineParams::new(&s, &facts(8.0, false)));
+        assert!((step(&mut p).torque_nm - 1.0).abs() < 1e-12);
+        // A stronger car ramps; a weaker one acts at once.
+        s.max_torque_nm = 4.0;
+        p.set_params(PipelineParams::new(&s, &facts(8.0, false)));
+        for _ in 0..1100 {
+            step(&mut p);
+        }
+        p.set_car_gain(2.0);
+        assert!(step(&mut p).torque_nm < 1.51);
+        p.set_car_gain(0.5);
+        assert!((step(&mut p).torque_nm - 0.75).abs() < 1e-12);
+        // A lower device peak (more level per N·m) ramps the level, not the torque.
+        let before = step(&mut p).level;
+        p.set_params(PipelineParams::new(&s, &facts(2.0, false)));
+        let after = step(&mut p).level;
+        assert!(after < 1.01 * before, "{before} -> {after}");
+        for _ in 0..1100 {
+            step(&mut p);
+        }
+        assert!((step(&mut p).level - 0.75 / 2.0).abs() < 1e-12);
     }
 
     #[test]

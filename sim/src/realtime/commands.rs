@@ -9,6 +9,7 @@
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::bindings::InputNotice;
+use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::AidParams;
 
@@ -60,6 +61,13 @@ pub enum Command {
     Stall(std::time::Duration),
     /// Play a force-feedback test effect (from the settings screen), paused or not.
     FfbTest(FfbTest),
+    /// Device facts (peak, invert, rotation) edited on the settings screen and not applied
+    /// yet, to play tests with (`Some`), or back to the facts of the device in use (`None`:
+    /// Cancel, Apply). Increases of strength ramp in as for any change.
+    PreviewFfbFacts(Option<FfbDeviceFacts>),
+    /// Hold the simulation paused (`true`: the settings screen is open) whatever the player
+    /// presses, or release the hold (`false`; the sim stays paused until resumed).
+    HoldPause(bool),
 }
 
 /// A force-feedback test effect: its torque replaces the car's while it plays.
@@ -127,8 +135,10 @@ pub enum SimEvent {
     CarRecovered,
     /// The force-feedback backend failed a write; force feedback is stopped.
     FfbFailed,
-    /// Auto-gain set the master gain to this at the end of a lap (the UI saves it).
-    AutoGain(f64),
+    /// Auto-gain proposes this master gain at the end of a lap (at most
+    /// [`gripline_input::ffb::effects::auto_gain::MAX_RISE_PER_LAP`] times the gain in
+    /// force); nothing changes until the user accepts it.
+    AutoGainProposal(f64),
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use gripline_input::bindings::{ControlMapper, InputNotice, TickOutput};
 use gripline_input::device::{InputBackend, InputEvent};
 use gripline_input::ffb::backend::{FfbBackend, FfbError, NullBackend};
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
-use gripline_input::ffb::effects::FeelInput;
+use gripline_input::ffb::effects::{FeelInput, auto_gain};
 use gripline_input::ffb::output::{FfbOutput, FfbTick};
 use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams, WheelMotion};
 use gripline_input::ffb::safety::{FfbSafety, SafetyConfig, StopReason};
@@ -90,6 +90,9 @@ pub struct Rig {
     ffb: FfbOutput<BoxedFfb>,
     /// The device facts of the backend in `ffb`: they change only with the backend.
     facts: FfbDeviceFacts,
+    /// Facts edited on the settings screen, in force while its tests play
+    /// ([`Rig::preview_ffb_facts`]).
+    preview_facts: Option<FfbDeviceFacts>,
     /// The user's force-feedback settings in force (boxed: they arrive boxed by command).
     settings: Box<FfbSettings>,
     /// The car's steering-wheel lock (degrees each side), for the soft lock and the lock
@@ -123,6 +126,7 @@ impl Rig {
             events: Vec::with_capacity(EVENTS_PER_TICK),
             ffb: FfbOutput::new(pipeline, safety, link.backend),
             facts: link.facts,
+            preview_facts: None,
             settings: Box::new(settings.clone()),
             car_lock_deg: None,
             car_reference_nm: None,
@@ -231,6 +235,20 @@ impl Rig {
         &self.facts
     }
 
+    /// The device facts the pipeline renders with: a preview's while one is set, else the
+    /// device's own.
+    pub fn ffb_facts_in_force(&self) -> &FfbDeviceFacts {
+        self.preview_facts.as_ref().unwrap_or(&self.facts)
+    }
+
+    /// Plays with device facts edited on the settings screen (`Some`) until they are
+    /// applied or cancelled (`None`): a test then feels as the edited peak, invert and
+    /// rotation will. Increases of strength ramp in; a flipped direction fades out and in.
+    pub fn preview_ffb_facts(&mut self, facts: Option<FfbDeviceFacts>) {
+        self.preview_facts = facts;
+        self.refresh_ffb();
+    }
+
     /// The user's force-feedback settings in force.
     pub fn ffb_settings(&self) -> &FfbSettings {
         &self.settings
@@ -257,6 +275,7 @@ impl Rig {
         self.ffb.retire_backend(StopReason::Unplugged);
         std::mem::swap(self.ffb.backend_mut(), &mut link.backend);
         std::mem::swap(&mut self.facts, &mut link.facts);
+        self.preview_facts = None;
         self.refresh_ffb();
         if !paused {
             self.start_ffb(now);
@@ -277,7 +296,8 @@ impl Rig {
     /// Rebuilds what depends on the settings, the device facts and the car: pipeline
     /// parameters, safety timing, soft lock, rotation mapping.
     fn refresh_ffb(&mut self) {
-        let params = PipelineParams::new(&self.settings, &self.facts);
+        let facts = *self.ffb_facts_in_force();
+        let params = PipelineParams::new(&self.settings, &facts);
         self.ffb.pipeline_mut().set_params(params);
         self.ffb
             .safety_mut()
@@ -286,7 +306,7 @@ impl Rig {
             (SteeringLockMode::OneToOne, Some(lock)) => (Some(lock), None),
             // The wheel's full rotation is the car's lock: the stop is at the wheel's ends.
             (SteeringLockMode::WheelToCarLock, Some(lock)) => {
-                (Some(0.5 * self.facts.rotation_deg), Some(lock))
+                (Some(0.5 * facts.rotation_deg), Some(lock))
             }
             (_, None) => (None, None),
         };
@@ -342,16 +362,16 @@ impl Rig {
     }
 
     /// At the end of a lap: when the settings ask for auto-gain and enough was driven, the
-    /// gain that keeps clipping under 2.5 % becomes the master gain; returns it so that the
-    /// UI can show and save it.
+    /// gain that would keep clipping under 2.5 %, limited to a rise of
+    /// [`gripline_input::ffb::effects::auto_gain::MAX_RISE_PER_LAP`] over the gain in force.
+    /// It is only a **proposal**: nothing changes until the user accepts it in the settings
+    /// (then it arrives as new settings and ramps in like any increase).
     pub fn lap_completed(&mut self) -> Option<f64> {
         if !self.settings.effects.auto_gain {
             return None;
         }
-        let gain = self.ffb.pipeline_mut().take_auto_gain()?;
-        self.settings.gain = gain;
-        self.refresh_ffb();
-        Some(gain)
+        let computed = self.ffb.pipeline_mut().take_auto_gain()?;
+        auto_gain::limit_rise(self.settings.gain, computed)
     }
 
     /// Fraction of clipped ticks over the meter's window.

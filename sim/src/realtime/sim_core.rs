@@ -54,6 +54,8 @@ pub struct SimCore {
     stats: Arc<SharedStats>,
     ffb_test: Option<(FfbTest, Duration)>,
     paused: bool,
+    /// The settings screen holds the pause ([`Command::HoldPause`]).
+    pause_held: bool,
     autopilot: bool,
     /// What the player asked for: kept across swaps to a world without autopilot and back.
     autopilot_wanted: bool,
@@ -161,6 +163,7 @@ impl SimCore {
             stats,
             ffb_test: None,
             paused: false,
+            pause_held: false,
             autopilot: false,
             autopilot_wanted: false,
             tick: 0,
@@ -275,7 +278,7 @@ impl SimCore {
                     if laps > self.laps_seen
                         && let Some(gain) = self.rig.lap_completed()
                     {
-                        let _ = self.events.push(SimEvent::AutoGain(gain));
+                        let _ = self.events.push(SimEvent::AutoGainProposal(gain));
                     }
                     self.laps_seen = laps;
                 }
@@ -420,6 +423,13 @@ impl SimCore {
             }
             #[cfg(feature = "test-support")]
             Command::Stall(duration) => std::thread::sleep(duration),
+            Command::PreviewFfbFacts(facts) => self.rig.preview_ffb_facts(facts),
+            Command::HoldPause(hold) => {
+                if hold {
+                    self.set_paused(true, now);
+                }
+                self.pause_held = hold;
+            }
             Command::FfbTest(test) => {
                 self.ffb_test = Some((test, now));
                 if self.paused && !self.ffb_down {
@@ -446,7 +456,9 @@ impl SimCore {
     }
 
     fn set_paused(&mut self, paused: bool, now: Duration) {
-        if paused == self.paused {
+        // While the settings screen holds the pause, nothing resumes: not a pause binding on
+        // the wheel, not a command.
+        if paused == self.paused || (!paused && self.pause_held) {
             return;
         }
         self.paused = paused;

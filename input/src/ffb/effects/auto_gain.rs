@@ -22,6 +22,21 @@ pub const MIN_TICKS: u64 = 10_000;
 pub const MIN_GAIN: f64 = 0.1;
 /// Highest gain proposed.
 pub const MAX_GAIN: f64 = 5.0;
+/// Largest rise one lap's proposal may ask for, as a factor of the gain in force: a lap
+/// driven gently must not propose a gain that makes the next hard corner violent. Lower
+/// gains are proposed as computed (weaker is never a hazard).
+pub const MAX_RISE_PER_LAP: f64 = 1.25;
+
+/// The gain to propose to a user whose gain is `current` when a lap asks for `computed`:
+/// at most [`MAX_RISE_PER_LAP`] times the current gain (from at least [`MIN_GAIN`]), never
+/// below [`MIN_GAIN`] or above [`MAX_GAIN`]; `None` for a non-finite value.
+pub fn limit_rise(current: f64, computed: f64) -> Option<f64> {
+    if !(current.is_finite() && computed.is_finite()) {
+        return None;
+    }
+    let ceiling = current.max(MIN_GAIN) * MAX_RISE_PER_LAP;
+    Some(computed.min(ceiling).clamp(MIN_GAIN, MAX_GAIN))
+}
 
 /// The observed torques (see the module docs).
 #[derive(Clone, Debug)]
@@ -96,6 +111,18 @@ impl AutoGain {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_proposal_rises_at_most_a_quarter_per_lap() {
+        assert_eq!(limit_rise(1.0, 3.0), Some(1.25));
+        assert_eq!(limit_rise(1.0, 1.1), Some(1.1));
+        // Weaker is proposed as computed.
+        assert_eq!(limit_rise(2.0, 0.5), Some(0.5));
+        // From a muted gain, the rise starts from the lowest gain.
+        assert_eq!(limit_rise(0.0, 2.0), Some(MIN_GAIN * MAX_RISE_PER_LAP));
+        assert_eq!(limit_rise(f64::NAN, 2.0), None);
+        assert_eq!(limit_rise(1.0, f64::INFINITY), None);
+    }
 
     /// A deterministic "lap": torques spread like a real trace (mostly moderate, a few
     /// spikes), from a fixed linear congruential sequence.
