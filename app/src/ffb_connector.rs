@@ -13,6 +13,10 @@
 //!
 //! Backoff after a failure: 0.25 s, doubling up to 5 s ([`Backoff`]); reset by a success, a
 //! settings change or a device being plugged in.
+//!
+//! A writer the emergency stop stopped (`ffb::emergency`, after a panic) is not reopened on
+//! its own: the sim reports it apart from a failure, and only the user's re-enable
+//! ([`FfbConnector::reenable`]) lifts the emergency latch and opens the device again.
 
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
@@ -73,6 +77,7 @@ enum Request {
     Settings(Box<Settings>),
     Failed,
     Plugged,
+    Reenable,
 }
 
 /// The UI's handle on the connector thread (see the module docs). Dropping it stops the
@@ -137,6 +142,12 @@ impl FfbConnector {
         self.send(Request::Failed);
     }
 
+    /// The user turned force feedback back on after the emergency stop: writers may run
+    /// again (`ffb::emergency::rearm`), and the device is opened again at once.
+    pub fn reenable(&self) {
+        self.send(Request::Reenable);
+    }
+
     /// An input device was plugged in: if force feedback is not linked, try at once.
     pub fn device_plugged(&self) {
         self.send(Request::Plugged);
@@ -187,7 +198,9 @@ fn run(
             Some(at) => inbox.recv_timeout(at.saturating_duration_since(Instant::now())),
             None => inbox.recv().map_err(|_| RecvTimeoutError::Disconnected),
         };
-        let settings_changed = matches!(request, Ok(Request::Settings(_)));
+        // The user asked (new settings, re-enable): the answer is reported even when it is
+        // "still no wheel".
+        let asked = matches!(request, Ok(Request::Settings(_) | Request::Reenable));
         let attempt = match request {
             Ok(Request::Settings(settings)) => {
                 state.settings = *settings;
@@ -208,6 +221,11 @@ fn run(
                     state.backoff.reset();
                     true
                 }
+            }
+            Ok(Request::Reenable) => {
+                gripline_input::ffb::emergency::rearm();
+                state.backoff.reset();
+                true
             }
             Err(RecvTimeoutError::Timeout) => true,
             Err(RecvTimeoutError::Disconnected) => break,
@@ -232,7 +250,7 @@ fn run(
             LinkStatus::Idle => None,
         };
         // Still no wheel after a device that is not one was plugged in: nothing to tell.
-        if nothing_new && !settings_changed {
+        if nothing_new && !asked {
             continue;
         }
         if outbox.send(opened).is_err() {

@@ -51,11 +51,16 @@ fn headless(args: &cli::HeadlessArgs) -> anyhow::Result<()> {
 }
 
 fn main() -> ExitCode {
-    // Whatever ends the process, force feedback goes to zero first: a panic on any thread,
-    // SIGINT or SIGTERM (each stops every force-feedback writer, then exits as usual).
+    // Whatever ends or stops the process, force feedback goes to zero first: a panic on any
+    // thread, SIGINT, SIGTERM, SIGHUP or SIGQUIT (each stops every force-feedback writer,
+    // then exits as usual), SIGTSTP (every wheel at zero, then the process stops; SIGCONT
+    // fades the force back in).
     gripline_input::ffb::emergency::install_panic_hook();
     if let Err(error) = gripline_input::ffb::emergency::install_signal_handlers() {
-        eprintln!("gripline: cannot handle SIGINT/SIGTERM (force feedback): {error}");
+        eprintln!(
+            "gripline: cannot handle {} (force feedback): {error}",
+            gripline_input::ffb::emergency::HANDLED_SIGNAL_NAMES
+        );
     }
     let cli = cli::Cli::parse();
     let result = match cli.command {

@@ -23,6 +23,7 @@ use gripline_config::settings::Settings;
 use gripline_input::evdev_input::EvdevDeviceInfo;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::open::{OpenRequest, ff_node, open_backend};
+use gripline_input::ffb::safety::SafetyConfig;
 use gripline_input::ffb::select::{
     BackendDecision, Platform, SelectionInput, backend_name, choose_backend,
 };
@@ -468,17 +469,14 @@ fn open_plan(settings: &Settings, plan: &Plan) -> OpenedFfb {
             );
         }
     };
-    let watchdog_ms = if ffb.watchdog_ms.is_finite() {
-        ffb.watchdog_ms.clamp(5.0, 1000.0)
-    } else {
-        50.0
-    };
+    // The writer's watchdog and fade-in: the same timing (and the same 100 ms cap) as the
+    // sim-side safety gate.
     let writer = match FfbWriter::spawn(
         backend,
         WriterConfig {
             rate_hz: planned.rate_hz,
-            watchdog: Some(std::time::Duration::from_secs_f64(watchdog_ms / 1000.0)),
             name: WRITER_THREAD.to_owned(),
+            ..WriterConfig::with_safety(SafetyConfig::from_settings(ffb))
         },
     ) {
         Ok(writer) => writer,

@@ -16,6 +16,16 @@ use crate::soft_lock::{SoftLockSettings, SteeringLockMode};
 /// late.
 pub const MAX_SMOOTHING_MS: f64 = 100.0;
 
+/// Shortest watchdog time allowed (ms): below it, a busy machine's scheduling jitter would
+/// cut the torque while the simulation runs normally.
+pub const MIN_WATCHDOG_MS: f64 = 5.0;
+
+/// Longest watchdog time allowed (ms), and the one owner of that limit: the settings check,
+/// the settings file's sanitising and the safety timing (`ffb::safety::SafetyConfig`, which
+/// the sim-side gate and the writer thread both take) use it. A simulation that stalls must
+/// not leave a force on the wheel for longer than this (plus the watchdog's 20 ms ramp).
+pub const MAX_WATCHDOG_MS: f64 = 100.0;
+
 /// Settings of one force-feedback device.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FfbDeviceSettings {
@@ -100,7 +110,8 @@ pub struct FfbSettings {
     pub inertia_kg_m2: f64,
     /// Fastest change of torque (N·m/s).
     pub slew_limit_nm_per_s: f64,
-    /// Time without a new value after which the output ramps to zero (ms).
+    /// Time without a new value after which the output ramps to zero (ms,
+    /// [`MIN_WATCHDOG_MS`] to [`MAX_WATCHDOG_MS`]).
     pub watchdog_ms: f64,
     /// Fade-in time on start, resume and reconnect (s).
     pub fade_in_s: f64,
@@ -182,7 +193,12 @@ impl Validate for FfbSettings {
         v.non_negative("friction_nm", self.friction_nm);
         v.non_negative("inertia_kg_m2", self.inertia_kg_m2);
         v.positive("slew_limit_nm_per_s", self.slew_limit_nm_per_s);
-        v.in_range("watchdog_ms", self.watchdog_ms, 5.0, 1000.0);
+        v.in_range(
+            "watchdog_ms",
+            self.watchdog_ms,
+            MIN_WATCHDOG_MS,
+            MAX_WATCHDOG_MS,
+        );
         v.in_range("fade_in_s", self.fade_in_s, 0.0, 10.0);
         v.in_range("smoothing_ms", self.smoothing_ms, 0.0, MAX_SMOOTHING_MS);
         v.nested("soft_lock", &self.soft_lock);
@@ -233,6 +249,23 @@ mod tests {
             ],
             "{err}"
         );
+    }
+
+    #[test]
+    fn watchdog_is_capped_at_100_ms() {
+        let ok = |ms: f64| {
+            FfbSettings {
+                watchdog_ms: ms,
+                ..FfbSettings::default()
+            }
+            .check()
+            .is_ok()
+        };
+        assert_eq!(MAX_WATCHDOG_MS.to_bits(), 100f64.to_bits());
+        assert!(ok(MIN_WATCHDOG_MS) && ok(50.0) && ok(100.0));
+        assert!(!ok(100.5), "a stall may hold the force 100 ms at most");
+        assert!(!ok(1000.0));
+        assert!(!ok(4.0) && !ok(f64::NAN) && !ok(f64::INFINITY));
     }
 
     #[test]

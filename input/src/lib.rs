@@ -33,7 +33,7 @@
 //! Force feedback ([`ffb`]): the pipeline (gain, damping, friction, inertia, soft clip with a
 //! clipping meter, minimum force, slew limit, clamp, device units), the safety rules (stop at
 //! once, watchdog, fade-in, non-finite guard, kill switch), a latest-value-wins writer
-//! thread, a recording backend, and byte-exact encoders of the Logitech classic, HID PID and
+//! thread, the emergency stop on signals and panics, a recording backend, and byte-exact encoders of the Logitech classic, HID PID and
 //! evdev `FF_CONSTANT` protocols.
 //!
 //! Force-feedback backends ([`ffb::select`] picks one per device: evdev on Linux when the

@@ -3,16 +3,18 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use glam::DVec3;
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_config::input_codes::key;
+use gripline_input::ffb::backend::FfbError;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::recording::{
     Clock, Command as Ffb, ManualClock, Recording, RecordingBackend,
 };
+use gripline_input::ffb::writer::{FfbWriter, WriterConfig};
 use gripline_sim::realtime::commands::{Command, FfbTest, Retired, SimEvent};
 use gripline_sim::realtime::rig::{FfbLink, Rig};
 use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};
@@ -467,4 +469,152 @@ fn auto_gain_proposes_without_applying() {
         "not applied"
     );
     assert!((rig.ffb().pipeline().params().gain - settings.gain).abs() < 1e-12);
+}
+
+/// A force-feedback link through a real writer thread (no watchdog) over a recording backend
+/// failing with `failure` once its switch is set: the link, the recording, the switch and
+/// the writer's control.
+fn writer_link(
+    settings: &FfbSettings,
+    failure: FfbError,
+) -> (
+    FfbLink,
+    Recording,
+    Arc<AtomicBool>,
+    gripline_input::ffb::writer::WriterControl,
+) {
+    let backend = RecordingBackend::new(Clock::Real(Instant::now())).with_failure(failure);
+    let recording = backend.recording();
+    let fail = backend.failure_switch();
+    let writer = FfbWriter::spawn(
+        backend,
+        WriterConfig {
+            watchdog: None,
+            ..WriterConfig::default()
+        },
+    )
+    .expect("writer thread");
+    let control = writer.control().expect("running");
+    let link = FfbLink {
+        backend: Box::new(writer),
+        facts: FfbDeviceFacts::no_device(settings),
+    };
+    (link, recording, fail, control)
+}
+
+fn no_fade() -> FfbSettings {
+    FfbSettings {
+        fade_in_s: 0.0,
+        ..FfbSettings::default()
+    }
+}
+
+/// Drives off and turns left, so that the wheel is pulled; returns the newest snapshot.
+fn drive_and_turn(b: &mut Bench) -> Stamped {
+    b.keys.key(key::UP, true);
+    b.run(1500);
+    b.keys.key(key::LEFT, true);
+    b.run(300)
+}
+
+fn drain_events(b: &mut Bench) -> Vec<SimEvent> {
+    std::iter::from_fn(|| b.ui.events.pop().ok()).collect()
+}
+
+#[test]
+fn a_writer_failing_with_an_io_error_is_reported_for_a_reconnect() {
+    let settings = no_fade();
+    let (link, _recording, fail, _control) =
+        writer_link(&settings, FfbError::Io("Input/output error".to_owned()));
+    let rig = Rig::new(&Bindings::default(), &settings, link);
+    let mut b = Bench::with_rig("flat", false, rig);
+    let s = drive_and_turn(&mut b);
+    assert!(s.hud.ffb_level.abs() > 0.01, "{:?}", s.hud);
+    fail.store(true, std::sync::atomic::Ordering::SeqCst);
+    // The writer thread meets the error at its next write; the sim hears of it at its next
+    // send.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut events = Vec::new();
+    while !events.iter().any(|e| matches!(e, SimEvent::FfbFailed)) {
+        assert!(Instant::now() < deadline, "the failure was never reported");
+        b.run(1);
+        events.extend(drain_events(&mut b));
+        std::thread::sleep(Duration::from_micros(500));
+    }
+    let s = b.run(10);
+    assert!(s.hud.ffb_level.abs() < 1e-12, "stopped");
+    assert!(!s.hud.ffb_emergency_stopped);
+    events.extend(drain_events(&mut b));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, SimEvent::FfbEmergencyStopped)),
+        "an I/O error is an unplug, not an emergency stop"
+    );
+}
+
+#[test]
+fn after_the_emergency_stop_ffb_stays_off_until_the_user_re_enables_it() {
+    let settings = no_fade();
+    let (link, first, _, control) = writer_link(&settings, FfbError::Disconnected);
+    let rig = Rig::new(&Bindings::default(), &settings, link);
+    let mut b = Bench::with_rig("flat", false, rig);
+    let s = drive_and_turn(&mut b);
+    assert!(s.hud.ffb_level.abs() > 0.01, "{:?}", s.hud);
+
+    // The panic hook's path: `emergency::stop_all` stops each writer like this.
+    assert!(control.emergency_stop(Duration::from_secs(5)));
+    assert_eq!(first.entries().last().map(|r| r.command), Some(Ffb::Stop));
+    let s = b.run(100);
+    assert!(s.hud.ffb_emergency_stopped, "the screen can say so");
+    assert!(s.hud.ffb_level.abs() < 1e-12);
+    let events = drain_events(&mut b);
+    let emergencies = events
+        .iter()
+        .filter(|e| matches!(e, SimEvent::FfbEmergencyStopped))
+        .count();
+    assert_eq!(emergencies, 1, "told once: {events:?}");
+    assert!(
+        !events.iter().any(|e| matches!(e, SimEvent::FfbFailed)),
+        "not reconnected automatically"
+    );
+
+    // A link opened meanwhile (a replug, a settings change) is held at zero.
+    let (second_link, second, _, _) = writer_link(&settings, FfbError::Disconnected);
+    b.send(Command::SetFfbLink(Box::new(second_link)));
+    let s = b.run(300);
+    assert!(s.hud.ffb_emergency_stopped);
+    assert!(s.hud.ffb_level.abs() < 1e-12);
+    // Pause and resume do not lift it either.
+    b.send(Command::Pause);
+    b.run(10);
+    b.send(Command::Resume);
+    let s = b.run(300);
+    assert!(s.hud.ffb_emergency_stopped);
+    assert!(s.hud.ffb_level.abs() < 1e-12);
+
+    // The user turns force feedback back on: the UI is asked to open the device again.
+    b.send(Command::EnableFfb);
+    let s = b.run(100);
+    assert!(!s.hud.ffb_emergency_stopped);
+    assert!(s.hud.ffb_level.abs() < 1e-12, "off until the new link");
+    let events = drain_events(&mut b);
+    assert!(
+        events.iter().any(|e| matches!(e, SimEvent::FfbReopen)),
+        "{events:?}"
+    );
+    assert!(
+        second.levels().iter().all(|&(_, l)| l.abs() < 1e-12),
+        "the held link never pulled"
+    );
+    let (third_link, third, _, _) = writer_link(&settings, FfbError::Disconnected);
+    b.send(Command::SetFfbLink(Box::new(third_link)));
+    let s = b.run(300);
+    assert!(s.hud.ffb_level.abs() > 0.01, "driving again: {:?}", s.hud);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !third.levels().iter().any(|&(_, l)| l.abs() > 0.01) {
+        assert!(Instant::now() < deadline, "the new writer never drove");
+        b.run(1);
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }

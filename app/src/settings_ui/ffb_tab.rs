@@ -1,5 +1,6 @@
-//! The Force feedback tab: routing, strength and feel, tests, the live torque graph and the
-//! kill switch.
+//! The Force feedback tab: routing, strength and feel, tests, the live torque graph, the
+//! kill switch, and the emergency stop's notice (force feedback held off after an internal
+//! error until the user turns it back on here).
 
 use egui::{Color32, RichText, Ui, Vec2};
 use gripline_config::ffb_settings::FfbDeviceSettings;
@@ -39,6 +40,31 @@ impl SettingsScreen {
     pub(super) fn ffb_ui(&mut self, ui: &mut Ui, live: &LiveInput) -> Option<SettingsAction> {
         let mut action = None;
         let killed = live.ffb().killed;
+        let emergency = live.ffb().emergency_stopped;
+
+        // The emergency stop first: nothing else brings force feedback back.
+        if emergency {
+            ui.label(
+                RichText::new("Force feedback is OFF: stopped by the emergency stop")
+                    .size(HEADING)
+                    .color(WARN_COLOUR)
+                    .strong(),
+            );
+            ui.label(
+                "An internal error stopped every wheel. Force feedback stays off until you \
+                 turn it back on; the wheel is then opened again and fades in.",
+            );
+            if ui
+                .button(
+                    RichText::new("Turn force feedback back on after the emergency stop")
+                        .size(18.0),
+                )
+                .clicked()
+            {
+                action = Some(SettingsAction::KillFfb(false));
+            }
+            ui.add_space(8.0);
+        }
 
         // Kill switch first: it must be found at once.
         ui.horizontal(|ui| {
@@ -374,7 +400,7 @@ impl SettingsScreen {
                 }
                 ui.add_space(8.0);
                 ui.label(RichText::new("Test").size(HEADING));
-                let usable = !killed && self.working.ffb.enabled;
+                let usable = !killed && !emergency && self.working.ffb.enabled;
                 ui.horizontal(|ui| {
                     for (kind, text) in [
                         (FfbTestKind::PulseLeft, "< Pulse left"),

@@ -148,6 +148,8 @@ pub struct LiveFfb {
     pub history: History<FfbSample>,
     /// Whether the kill switch is engaged (as the app reports it).
     pub killed: bool,
+    /// Whether the emergency stop holds force feedback off (as the app reports it).
+    pub emergency_stopped: bool,
     /// Whether any sample was fed yet.
     pub active: bool,
 }
@@ -309,6 +311,11 @@ impl LiveInput {
     /// Tells the model whether the force-feedback kill switch is engaged.
     pub fn set_ffb_killed(&mut self, killed: bool) {
         self.ffb.killed = killed;
+    }
+
+    /// Tells the model whether the emergency stop holds force feedback off.
+    pub fn set_ffb_emergency_stopped(&mut self, stopped: bool) {
+        self.ffb.emergency_stopped = stopped;
     }
 
     /// Moves the clock on without an event (so graphs scroll while nothing happens).

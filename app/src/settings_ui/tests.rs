@@ -599,6 +599,40 @@ fn ffb_tab_buttons_emit_actions() {
 }
 
 #[test]
+fn ffb_tab_says_when_the_emergency_stop_holds_force_feedback_off() {
+    let mut live = LiveInput::new();
+    let mut screen = screen_with(vec![]);
+    screen.set_tab(Tab::ForceFeedback);
+    let ctx = context();
+    let (_, nodes) = frame(&ctx, &mut screen, &live, vec![]);
+    assert!(
+        !nodes.iter().any(|(l, _, _)| l.contains("emergency stop")),
+        "nothing to say before"
+    );
+    live.set_ffb_emergency_stopped(true);
+    let (_, nodes) = frame(&ctx, &mut screen, &live, vec![]);
+    assert!(
+        nodes
+            .iter()
+            .any(|(l, _, on)| l == "Turn force feedback back on after the emergency stop" && *on),
+        "{nodes:?}"
+    );
+    assert!(
+        nodes.iter().any(|(l, _, on)| l == "< Pulse left" && !on),
+        "tests disabled while it holds"
+    );
+    assert_eq!(
+        click(
+            &ctx,
+            &mut screen,
+            &live,
+            "Turn force feedback back on after the emergency stop"
+        ),
+        Some(SettingsAction::KillFfb(false))
+    );
+}
+
+#[test]
 fn every_tab_and_page_renders() {
     let wheel = wheel_device()
         .at_ms(10, button(3, true))

@@ -111,6 +111,18 @@ impl App {
                         connector.device_failed();
                     }
                 }
+                // Not reconnected: it stays off until the user turns it back on (the HUD
+                // and the Force feedback tab keep saying so meanwhile).
+                SimEvent::FfbEmergencyStopped => {
+                    eprintln!("gripline: force feedback stopped by the emergency stop");
+                    notices.push(FFB_EMERGENCY_NOTICE.to_owned());
+                }
+                SimEvent::FfbReopen => {
+                    notices.push("Force feedback back on: opening the wheel again".to_owned());
+                    if let Some(connector) = &self.connector {
+                        connector.reenable();
+                    }
+                }
                 SimEvent::Input(notice) => {
                     if let (InputNotice::DeviceConnected { .. }, Some(connector)) =
                         (notice, &self.connector)
@@ -138,6 +150,10 @@ impl App {
         }
     }
 }
+
+/// What the screen says while the emergency stop holds force feedback off.
+pub(super) const FFB_EMERGENCY_NOTICE: &str = "Force feedback is OFF: stopped by the emergency \
+     stop after an internal error. Turn it back on in Settings › Force feedback";
 
 fn input_notice_text(notice: gripline_input::bindings::InputNotice) -> String {
     use gripline_input::bindings::InputNotice;

@@ -80,6 +80,9 @@ impl App {
             let now = r.started.elapsed();
             self.flow.live.set_now(now);
             self.flow.live.set_ffb_killed(stamped.hud.ffb_killed);
+            self.flow
+                .live
+                .set_ffb_emergency_stopped(stamped.hud.ffb_emergency_stopped);
             self.flow.live.feed_ffb(
                 crate::settings_ui::live_input::FfbSample {
                     torque_nm: stamped.hud.ffb_torque_nm,
@@ -97,11 +100,18 @@ impl App {
             },
             stamped.hud.ffb_max_nm,
         );
+        // The emergency stop's notice stays up for as long as it holds force feedback off.
         let notice = r
             .notice
             .as_ref()
             .filter(|(_, at)| at.elapsed() < Duration::from_secs(4))
-            .map(|(text, _)| text.clone());
+            .map(|(text, _)| text.clone())
+            .or_else(|| {
+                stamped
+                    .hud
+                    .ffb_emergency_stopped
+                    .then(|| super::events::FFB_EMERGENCY_NOTICE.to_owned())
+            });
         let hud_inputs = hud::HudInputs {
             snapshot: &stamped.snapshot,
             redline_rpm: self.dash.redline_rpm,

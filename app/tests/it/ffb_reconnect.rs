@@ -7,12 +7,15 @@
 //! steering was lost). It comes back: the connector reopens it at once (plug notice), the
 //! new link is swapped in, the driver resumes and the torque fades in from zero; the
 //! steering binding works as before.
+//!
+//! A writer the emergency stop stopped (the panic hook's path) is not reopened: only the
+//! user's re-enable makes the connector open the wheel again.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use gripline_app::ffb_connector::FfbConnector;
+use gripline_app::ffb_connector::{FIRST_RETRY, FfbConnector};
 use gripline_app::wheel_setup::{LinkStatus, OpenedFfb};
 use gripline_config::axis_calibration::AxisCalibration;
 use gripline_config::bindings::{AxisBinding, AxisControl, Bindings};
@@ -23,6 +26,7 @@ use gripline_input::device::{AxisRange, DeviceId, ScriptedDevice, ScriptedStep};
 use gripline_input::ffb::backend::FfbBackend;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::recording::{Clock, ManualClock, Recording, RecordingBackend};
+use gripline_input::ffb::writer::{FfbWriter, WriterConfig};
 use gripline_input::known_wheels::FfbBackendKind;
 use gripline_sim::realtime::commands::{Command, FfbTest, SimEvent};
 use gripline_sim::realtime::rig::{FfbLink, Rig};
@@ -91,6 +95,7 @@ struct Window {
     now: Duration,
     connector: FfbConnector,
     paused: bool,
+    emergency: bool,
 }
 
 impl Window {
@@ -100,10 +105,12 @@ impl Window {
         self.core.tick(self.now);
         while let Some(s) = self.rings.snapshots.pop() {
             self.paused = s.hud.paused;
+            self.emergency = s.hud.ffb_emergency_stopped;
         }
         while let Ok(event) = self.rings.events.pop() {
             match event {
                 SimEvent::FfbFailed => self.connector.device_failed(),
+                SimEvent::FfbReopen => self.connector.reenable(),
                 SimEvent::Input(InputNotice::DeviceConnected { .. }) => {
                     self.connector.device_plugged();
                 }
@@ -184,6 +191,7 @@ fn unplug_and_replug_mid_drive_fades_back_in_with_bindings_intact() {
         now: Duration::ZERO,
         connector,
         paused: false,
+        emergency: false,
     };
 
     ui.run(900);
@@ -267,4 +275,97 @@ fn unplug_and_replug_mid_drive_fades_back_in_with_bindings_intact() {
         (steering_after - steering_before).abs() < 1e-9,
         "{steering_after} vs {steering_before}"
     );
+}
+
+#[test]
+fn an_emergency_stopped_writer_is_reopened_only_when_the_user_re_enables() {
+    let s = settings();
+    let backend = RecordingBackend::new(Clock::Real(Instant::now()));
+    let writer = FfbWriter::spawn(
+        backend,
+        WriterConfig {
+            watchdog: None,
+            ..WriterConfig::default()
+        },
+    )
+    .expect("writer thread");
+    let control = writer.control().expect("running");
+    let facts = FfbDeviceFacts::resolve(&s.ffb, &wheel_id(), Some(900.0));
+    let rig = Rig::new(
+        &s.bindings,
+        &s.ffb,
+        FfbLink {
+            backend: Box::new(writer),
+            facts,
+        },
+    );
+    let (rings, ui) = core_rings(64);
+    let session = Session::load("corvette-c5", "flat").expect("shipped car");
+    let core = SimCore::new(session, rig, rings, Arc::new(SharedStats::default()), false);
+    let attempts = Arc::new(AtomicUsize::new(0));
+    let (reopened, reopened_recording, _) = recording_link(&s);
+    let mut reopened = Some(reopened);
+    let opener = {
+        let attempts = Arc::clone(&attempts);
+        move |settings: &Settings| {
+            attempts.fetch_add(1, Ordering::SeqCst);
+            OpenedFfb {
+                link: reopened
+                    .take()
+                    .unwrap_or_else(|| FfbLink::none(&settings.ffb)),
+                backend: FfbBackendKind::EvdevConstant,
+                device: Some(wheel_id()),
+                summary: "FFB: scripted G29".to_owned(),
+                status: LinkStatus::Linked,
+                control: None,
+            }
+        }
+    };
+    let connector =
+        FfbConnector::spawn(opener, s.clone(), LinkStatus::Linked, Some(control.clone()))
+            .expect("thread");
+    let mut ui = Window {
+        core,
+        rings: ui,
+        now: Duration::ZERO,
+        connector,
+        paused: false,
+        emergency: false,
+    };
+    ui.run(200);
+    assert!(!ui.emergency);
+
+    // The panic hook's emergency stop, for this writer.
+    assert!(control.emergency_stop(Duration::from_secs(5)));
+    // Well past the connector's first retry delay: nothing is reopened.
+    let until = Instant::now() + FIRST_RETRY * 3;
+    while Instant::now() < until {
+        ui.tick();
+        std::thread::sleep(Duration::from_micros(500));
+    }
+    assert!(ui.emergency, "the screen says so");
+    assert_eq!(
+        attempts.load(Ordering::SeqCst),
+        0,
+        "not reopened on its own"
+    );
+
+    // The user turns force feedback back on: the wheel is opened again and driven.
+    ui.rings.commands.push(Command::EnableFfb).expect("room");
+    ui.rings
+        .commands
+        .push(Command::FfbTest(FfbTest::PulseLeft(2.0)))
+        .expect("room");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !reopened_recording
+        .levels()
+        .iter()
+        .any(|&(_, l)| l.abs() > 1e-3)
+    {
+        ui.tick();
+        std::thread::sleep(Duration::from_micros(200));
+        assert!(Instant::now() < deadline, "the wheel was not reopened");
+    }
+    assert!(!ui.emergency);
+    assert_eq!(attempts.load(Ordering::SeqCst), 1);
 }

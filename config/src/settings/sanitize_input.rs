@@ -10,7 +10,9 @@ use crate::bindings::{
     DigitalResponse, MAX_AXIS_BINDINGS, MAX_BUTTON_BINDINGS,
 };
 use crate::ffb_effects::{FfbEffectSettings, MAX_EFFECT_NM};
-use crate::ffb_settings::{FfbDeviceSettings, FfbSettings, MAX_SMOOTHING_MS};
+use crate::ffb_settings::{
+    FfbDeviceSettings, FfbSettings, MAX_SMOOTHING_MS, MAX_WATCHDOG_MS, MIN_WATCHDOG_MS,
+};
 use crate::soft_lock::SoftLockSettings;
 
 impl Sanitize for AxisCalibration {
@@ -268,8 +270,8 @@ impl Sanitize for FfbSettings {
         s.range(
             "watchdog_ms",
             &mut self.watchdog_ms,
-            5.0,
-            1000.0,
+            MIN_WATCHDOG_MS,
+            MAX_WATCHDOG_MS,
             d.watchdog_ms,
         );
         s.range("fade_in_s", &mut self.fade_in_s, 0.0, 10.0, d.fade_in_s);
@@ -370,5 +372,18 @@ mod tests {
         assert_eq!(f.min_force_nm.to_bits(), 0.9f64.to_bits());
         assert_eq!(f.smoothing_ms.to_bits(), MAX_SMOOTHING_MS.to_bits());
         assert_eq!(messages.len(), 2);
+    }
+
+    #[test]
+    fn a_saved_watchdog_over_100_ms_is_clamped_to_the_cap() {
+        let mut f = FfbSettings {
+            watchdog_ms: 1000.0,
+            ..FfbSettings::default()
+        };
+        let messages = f.sanitize_all();
+        assert_eq!(f.watchdog_ms.to_bits(), MAX_WATCHDOG_MS.to_bits());
+        assert_eq!(messages.len(), 1);
+        assert_eq!(messages[0].field, "watchdog_ms");
+        assert!(f.check().is_ok());
     }
 }

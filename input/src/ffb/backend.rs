@@ -19,9 +19,23 @@ pub enum FfbError {
     /// descriptor, an effect could not be created...).
     #[error("force-feedback protocol error: {0}")]
     Protocol(String),
-    /// The writer thread reported a failure of its backend.
+    /// The writer thread reported a failure of its backend (an unplug or any other I/O
+    /// error): the device is to be reopened.
     #[error("force-feedback writer: device failed")]
     WriterFailed,
+    /// The emergency stop (`ffb::emergency::stop_all`, run by the panic hook and the
+    /// terminating signals) stopped the writer: the wheel is at zero and closed, and stays
+    /// off until the user turns force feedback back on. Not to be reopened automatically.
+    #[error("force feedback stopped by the emergency stop")]
+    EmergencyStop,
+}
+
+impl FfbError {
+    /// Whether the device should be reopened (with backoff) after this error, as after an
+    /// unplug: every error but [`FfbError::EmergencyStop`], which only the user lifts.
+    pub fn needs_reconnect(&self) -> bool {
+        !matches!(self, Self::EmergencyStop)
+    }
 }
 
 /// A force-feedback device.
@@ -35,7 +49,8 @@ pub trait FfbBackend {
     /// are clamped, non-finite ones sent as 0).
     ///
     /// # Errors
-    /// [`FfbError`] when the device could not be written; the caller stops force feedback.
+    /// [`FfbError`] when the device could not be written; the caller stops force feedback
+    /// and, where [`FfbError::needs_reconnect`], reopens the device.
     fn send_level(&mut self, level: f64) -> Result<(), FfbError>;
 
     /// Stops every effect and leaves the wheel without torque (used on exit and on errors).

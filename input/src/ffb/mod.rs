@@ -11,8 +11,10 @@
 //! - [`safety`]: stop at once, watchdog, fade-in, non-finite guard, kill switch;
 //! - [`output`]: pipeline + safety + backend, once per tick on the sim thread;
 //! - [`backend`]: the trait every device backend implements;
-//! - [`emergency`]: zero torque on SIGINT, SIGTERM and panics, for every writer;
-//! - [`writer`]: the latest-value-wins writer thread between the sim and a slow device;
+//! - [`emergency`]: zero torque on SIGINT, SIGTERM, SIGHUP, SIGQUIT and panics, and before
+//!   SIGTSTP stops the process (faded back in on SIGCONT), for every writer;
+//! - [`writer`]: the latest-value-wins writer thread between the sim and a slow device
+//!   (its own watchdog, pause at zero, emergency stop);
 //! - `recording`: a backend that timestamps every command, for tests;
 //! - [`protocol`]: byte-exact encoders of the Logitech classic, HID PID and evdev
 //!   `FF_CONSTANT` commands;

@@ -2,7 +2,8 @@
 //!
 //! The timestamps come from a [`Clock`]: a [`ManualClock`] the test advances tick by tick
 //! (deterministic), or real time since the backend was made (for writer-thread tests). The
-//! backend can be made slow (each write sleeps) or made to fail (a simulated unplug).
+//! backend can be made slow (each write sleeps) or made to fail (a simulated unplug, or any
+//! other error: [`RecordingBackend::with_failure`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -115,6 +116,7 @@ pub struct RecordingBackend {
     rate_hz: f64,
     delay: Duration,
     failing: Arc<AtomicBool>,
+    failure: FfbError,
 }
 
 impl RecordingBackend {
@@ -126,6 +128,7 @@ impl RecordingBackend {
             rate_hz: 1000.0,
             delay: Duration::ZERO,
             failing: Arc::new(AtomicBool::new(false)),
+            failure: FfbError::Disconnected,
         }
     }
 
@@ -143,12 +146,22 @@ impl RecordingBackend {
         self
     }
 
+    /// The same backend failing with `error` once its [`RecordingBackend::failure_switch`]
+    /// is set (instead of [`FfbError::Disconnected`]), e.g. an I/O error of a device that is
+    /// still plugged in.
+    #[must_use]
+    pub fn with_failure(mut self, error: FfbError) -> Self {
+        self.failure = error;
+        self
+    }
+
     /// The log (keep a clone before handing the backend to a writer thread).
     pub fn recording(&self) -> Recording {
         self.recording.clone()
     }
 
-    /// A switch that makes every following write fail with [`FfbError::Disconnected`].
+    /// A switch that makes every following write fail with [`FfbError::Disconnected`] (or
+    /// the error given to [`RecordingBackend::with_failure`]).
     pub fn failure_switch(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.failing)
     }
@@ -158,7 +171,7 @@ impl RecordingBackend {
             std::thread::sleep(self.delay);
         }
         if self.failing.load(Ordering::SeqCst) {
-            return Err(FfbError::Disconnected);
+            return Err(self.failure.clone());
         }
         self.recording.push(Recorded {
             at: self.clock.now(),

@@ -8,7 +8,7 @@
 //! - **Stop at once**: on pause, menu, car reset, exit, device error or unplug
 //!   ([`FfbSafety::stop`]), the output is zero from the same tick; no ramp, no slew limit.
 //! - **Watchdog**: when no new torque value has arrived for the watchdog time (default
-//!   50 ms), the held output ramps linearly to zero over [`WATCHDOG_RAMP`], and stays at
+//!   50 ms, at most [`MAX_WATCHDOG_MS`] = 100 ms whatever the settings say), the held output ramps linearly to zero over [`WATCHDOG_RAMP`], and stays at
 //!   zero until a fresh value arrives, which then fades in.
 //! - **Fade-in**: on start, resume and reconnect ([`FfbSafety::start`]) and after the kill
 //!   switch or the watchdog, the output is scaled by a linear ramp 0 -> 1 over the fade-in
@@ -24,7 +24,7 @@
 
 use std::time::Duration;
 
-use gripline_config::ffb_settings::FfbSettings;
+use gripline_config::ffb_settings::{FfbSettings, MAX_WATCHDOG_MS, MIN_WATCHDOG_MS};
 
 /// How long the watchdog takes to ramp the held output to zero once it fires.
 pub const WATCHDOG_RAMP: Duration = Duration::from_millis(20);
@@ -114,13 +114,14 @@ pub struct SafetyConfig {
 }
 
 impl SafetyConfig {
-    /// From the settings (out-of-range values clamped: watchdog 5 ms to 1 s, fade-in up to
-    /// 10 s).
+    /// From the settings (out-of-range values clamped: watchdog [`MIN_WATCHDOG_MS`] to
+    /// [`MAX_WATCHDOG_MS`], fade-in up to 10 s). The sim-side gate and the writer thread
+    /// (`ffb::writer::WriterConfig`) both take their timing from here.
     pub fn from_settings(settings: &FfbSettings) -> Self {
         let ms = if settings.watchdog_ms.is_finite() {
-            settings.watchdog_ms.clamp(5.0, 1000.0)
+            settings.watchdog_ms.clamp(MIN_WATCHDOG_MS, MAX_WATCHDOG_MS)
         } else {
-            50.0
+            FfbSettings::default().watchdog_ms
         };
         let fade = if settings.fade_in_s.is_finite() {
             settings.fade_in_s.clamp(0.0, 10.0)
@@ -301,6 +302,38 @@ mod tests {
         s.stop(StopReason::Pause);
         assert_eq!(s.gate(ms(501), Some(1.0)).to_bits(), 0f64.to_bits());
         assert_eq!(s.state(), SafetyState::Stopped(StopReason::Pause));
+    }
+
+    #[test]
+    fn watchdog_time_is_capped_at_100_ms() {
+        let with = |watchdog_ms: f64| {
+            SafetyConfig::from_settings(&FfbSettings {
+                watchdog_ms,
+                ..FfbSettings::default()
+            })
+            .watchdog
+        };
+        assert_eq!(with(50.0), ms(50));
+        assert_eq!(with(100.0), ms(100));
+        assert_eq!(with(1000.0), ms(100), "capped");
+        assert_eq!(with(f64::INFINITY), ms(50), "default");
+        assert_eq!(with(f64::NAN), ms(50), "default");
+        assert_eq!(with(0.0), ms(5));
+        // A stalled sim's held force is gone within the cap plus the ramp.
+        let mut s = FfbSafety::new(SafetyConfig {
+            fade_in: Duration::ZERO,
+            ..SafetyConfig::from_settings(&FfbSettings {
+                watchdog_ms: 1000.0,
+                ..FfbSettings::default()
+            })
+        });
+        s.start(ms(0));
+        assert_eq!(s.gate(ms(0), Some(1.0)).to_bits(), 1f64.to_bits());
+        assert_eq!(s.gate(ms(100), None).to_bits(), 1f64.to_bits());
+        assert_eq!(
+            s.gate(ms(100) + WATCHDOG_RAMP, None).to_bits(),
+            0f64.to_bits()
+        );
     }
 
     #[test]

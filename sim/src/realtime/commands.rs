@@ -133,8 +133,16 @@ pub enum SimEvent {
     /// The car left the world (fell off, or its state became non-finite) and was put back at
     /// its start.
     CarRecovered,
-    /// The force-feedback backend failed a write; force feedback is stopped.
+    /// The force-feedback backend failed a write (an unplug or any other I/O error); force
+    /// feedback is stopped and the device is to be reopened, like after an unplug.
     FfbFailed,
+    /// The emergency stop (`ffb::emergency::stop_all`, run by the panic hook) stopped the
+    /// force-feedback writer: force feedback stays off, and is not reopened, until the user
+    /// turns it back on. Sent once.
+    FfbEmergencyStopped,
+    /// The user turned force feedback back on after an emergency stop: open the device
+    /// again (the stopped writer cannot restart); the new link fades in.
+    FfbReopen,
     /// Auto-gain proposes this master gain at the end of a lap (at most
     /// [`gripline_input::ffb::effects::auto_gain::MAX_RISE_PER_LAP`] times the gain in
     /// force); nothing changes until the user accepts it.

@@ -22,6 +22,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use gripline_input::bindings::InputNotice;
+use gripline_input::ffb::backend::FfbError;
 use gripline_input::ffb::effects::FeelInput;
 use gripline_input::ffb::output::FfbTick;
 use gripline_input::ffb::pipeline::FfbStep;
@@ -63,7 +64,14 @@ pub struct SimCore {
     epoch: u32,
     wheel_rotation_rad: [f64; 4],
     ffb_started: bool,
+    /// Force feedback is off after a backend error (zero was sent) until a new link or the
+    /// user's re-enable.
     ffb_down: bool,
+    /// The emergency stop (a panic somewhere, `ffb::emergency`) stopped the writer: force
+    /// feedback stays off, through new links too, until the user re-enables it
+    /// ([`Command::EnableFfb`]), which asks the UI to open the device again
+    /// ([`SimEvent::FfbReopen`]).
+    ffb_emergency: bool,
     /// Laps completed as last seen, to notice the end of a lap (auto-gain).
     laps_seen: u32,
     tap: Option<Box<dyn StateTap>>,
@@ -171,6 +179,7 @@ impl SimCore {
             wheel_rotation_rad: [0.0; 4],
             ffb_started: false,
             ffb_down: false,
+            ffb_emergency: false,
             laps_seen: 0,
             tap: None,
         };
@@ -258,9 +267,12 @@ impl SimCore {
             let _ = self.events.push(SimEvent::NextCamera);
         }
         if actions.ffb_off {
-            let killed = self.rig.ffb_killed();
-            let result = self.rig.set_ffb_killed(!killed, now);
-            self.ffb_result(&result);
+            if self.rig.ffb_killed() {
+                self.enable_ffb(now);
+            } else {
+                let result = self.rig.set_ffb_killed(true, now);
+                self.ffb_result(&result);
+            }
         }
 
         let column = if self.paused {
@@ -327,11 +339,12 @@ impl SimCore {
             self.rig
                 .ffb_tick(now, column, input.physical_steering_rad, dt)
         };
-        let (ffb_level, ffb_step) = if let Ok(t) = ffb {
-            (t.level, t.step.unwrap_or_default())
-        } else {
-            self.ffb_failed();
-            (0.0, FfbStep::default())
+        let (ffb_level, ffb_step) = match ffb {
+            Ok(t) => (t.level, t.step.unwrap_or_default()),
+            Err(error) => {
+                self.ffb_failed(&error);
+                (0.0, FfbStep::default())
+            }
         };
 
         let stamped = Stamped {
@@ -347,6 +360,7 @@ impl SimCore {
                 ffb_parts: ffb_step.parts,
                 ffb_max_nm: self.rig.ffb().pipeline().params().max_torque_nm,
                 ffb_killed: self.rig.ffb_killed(),
+                ffb_emergency_stopped: self.ffb_emergency,
                 autopilot: self.autopilot,
                 paused: self.paused,
                 laps: self.session.lap_times(),
@@ -404,23 +418,18 @@ impl SimCore {
                 self.retire(Retired::FfbSettings(old));
             }
             Command::SetFfbLink(link) => {
-                let paused = self.paused && self.ffb_test.is_none();
-                let old = self.rig.swap_ffb_link(link, now, paused);
-                self.ffb_down = false;
+                // After an emergency stop a new link is held at zero until the user
+                // re-enables force feedback.
+                let held = (self.paused && self.ffb_test.is_none()) || self.ffb_emergency;
+                let old = self.rig.swap_ffb_link(link, now, held);
+                self.ffb_down = self.ffb_emergency;
                 self.retire(Retired::FfbLink(old));
             }
             Command::KillFfb => {
                 let result = self.rig.set_ffb_killed(true, now);
                 self.ffb_result(&result);
             }
-            Command::EnableFfb => {
-                let result = self.rig.set_ffb_killed(false, now);
-                self.ffb_result(&result);
-                if self.ffb_down {
-                    self.ffb_down = false;
-                    self.rig.start_ffb(now);
-                }
-            }
+            Command::EnableFfb => self.enable_ffb(now),
             #[cfg(feature = "test-support")]
             Command::Stall(duration) => std::thread::sleep(duration),
             Command::PreviewFfbFacts(facts) => self.rig.preview_ffb_facts(facts),
@@ -487,15 +496,40 @@ impl SimCore {
         }
     }
 
-    fn ffb_result<E>(&mut self, result: &Result<(), E>) {
-        if result.is_err() {
-            self.ffb_failed();
+    /// The user turns force feedback on: the kill switch is released and force feedback
+    /// that a device error stopped starts again (fading in). After an emergency stop the
+    /// stopped writer cannot come back: the UI is asked to open the device again, and the
+    /// new link lifts `ffb_down`.
+    fn enable_ffb(&mut self, now: Duration) {
+        let result = self.rig.set_ffb_killed(false, now);
+        self.ffb_result(&result);
+        if self.ffb_emergency {
+            self.ffb_emergency = false;
+            let _ = self.events.push(SimEvent::FfbReopen);
+        } else if self.ffb_down {
+            self.ffb_down = false;
+            self.rig.start_ffb(now);
         }
     }
 
-    fn ffb_failed(&mut self) {
+    fn ffb_result(&mut self, result: &Result<(), FfbError>) {
+        if let Err(error) = result {
+            self.ffb_failed(error);
+        }
+    }
+
+    /// A backend error: force feedback stops; the UI is told once, either to reopen the
+    /// device ([`SimEvent::FfbFailed`]: an unplug or any other I/O error) or that the
+    /// emergency stop holds it off until the user re-enables it
+    /// ([`SimEvent::FfbEmergencyStopped`]).
+    fn ffb_failed(&mut self, error: &FfbError) {
         self.ffb_down = true;
         self.stats.ffb_errors.fetch_add(1, Ordering::Relaxed);
-        let _ = self.events.push(SimEvent::FfbFailed);
+        if error.needs_reconnect() {
+            let _ = self.events.push(SimEvent::FfbFailed);
+        } else if !self.ffb_emergency {
+            self.ffb_emergency = true;
+            let _ = self.events.push(SimEvent::FfbEmergencyStopped);
+        }
     }
 }

@@ -37,6 +37,9 @@ pub struct HudFrame {
     pub ffb_max_nm: f64,
     /// The force-feedback kill switch is engaged.
     pub ffb_killed: bool,
+    /// The emergency stop (a panic somewhere in the program) stopped force feedback: it
+    /// stays off until the user turns it back on.
+    pub ffb_emergency_stopped: bool,
     /// The driver model drives.
     pub autopilot: bool,
     /// The simulation is paused (the vehicle state does not advance).

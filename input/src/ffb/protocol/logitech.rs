@@ -18,9 +18,11 @@
 //! stop.
 //!
 //! The classic slot commands carry **no duration**: the wheel holds its last force until told
-//! otherwise. A process that exits, panics or gets SIGINT/SIGTERM stops it (the writer's
-//! stop, `ffb::emergency`); one killed with SIGKILL cannot, and the wheel keeps the last
-//! force until it is unplugged or another program stops it. The kernel path (evdev through
+//! otherwise. A process that exits, panics or gets SIGINT, SIGTERM, SIGHUP or SIGQUIT stops
+//! it (the writer's stop, `ffb::emergency`), and one stopped by SIGTSTP (Ctrl+Z) sends zero
+//! first; one killed with SIGKILL or stopped with a bare SIGSTOP cannot, and the wheel keeps
+//! the last force until it is unplugged, another program stops it, or (SIGSTOP) the process
+//! continues. The kernel path (evdev through
 //! lg4ff) does not have this limit: the kernel erases a closed descriptor's effects.
 //!
 //! Native-mode switching re-enumerates the device with another product ID and must only be
