@@ -7,7 +7,8 @@
 //! - [`soft_lock`]: the stop at the car's steering lock;
 //! - [`effects`]: road texture, kerbs, scrub, lock-up, wheelspin, ABS, lateral g; smoothing
 //!   and auto-gain;
-//! - [`safety`]: stop at once, watchdog, fade-in, non-finite guard, kill switch;
+//! - [`safety`]: stop at once, watchdog, fade-in, non-finite guard, kill switch, safety cut;
+//! - [`runaway`]: the runaway trip past the car's lock (cuts force feedback);
 //! - [`output`]: pipeline + safety + backend, once per tick on the sim thread;
 //! - [`backend`]: the trait every device backend implements;
 //! - [`emergency`]: zero torque on SIGINT, SIGTERM and panics, for every writer;
@@ -36,6 +37,7 @@ pub mod pipeline;
 pub mod protocol;
 #[cfg(any(test, feature = "test-support"))]
 pub mod recording;
+pub mod runaway;
 pub mod safety;
 pub mod select;
 pub mod soft_lock;
