@@ -9,6 +9,8 @@
 //!   and auto-gain;
 //! - [`safety`]: stop at once, watchdog, fade-in, non-finite guard, kill switch, safety cut;
 //! - [`runaway`]: the runaway trip past the car's lock (cuts force feedback);
+//! - [`direction_check`]: a small pulse that tells whether the wheel turns the way the sim
+//!   means (the Force feedback tab's direction check);
 //! - [`output`]: pipeline + safety + backend, once per tick on the sim thread;
 //! - [`backend`]: the trait every device backend implements;
 //! - [`emergency`]: zero torque on SIGINT, SIGTERM and panics, for every writer;
@@ -25,6 +27,7 @@
 
 pub mod backend;
 pub mod device_facts;
+pub mod direction_check;
 pub mod effects;
 pub mod emergency;
 pub mod evdev_ff;
