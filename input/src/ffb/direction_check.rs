@@ -151,7 +151,6 @@ impl DirectionCheck {
         if let Some(outcome) = self.outcome {
             return DirectionStep::Done(outcome);
         }
-        let t = elapsed;
         if wheel_rad.is_finite() {
             self.last_angle = Some(wheel_rad);
         }
@@ -163,10 +162,10 @@ impl DirectionCheck {
         let pulse_at = quiet_at + DIRECTION_QUIET;
         let coast_at = pulse_at + DIRECTION_PULSE;
         let end_at = coast_at + DIRECTION_COAST;
-        if t < quiet_at {
+        if elapsed < quiet_at {
             return DirectionStep::Torque(0.0);
         }
-        if t < pulse_at {
+        if elapsed < pulse_at {
             if self.quiet_from.is_none() {
                 self.quiet_from = self.last_angle;
             }
@@ -184,13 +183,13 @@ impl DirectionCheck {
                 self.extreme = moved;
             }
         }
-        if t < coast_at {
+        if elapsed < coast_at {
             self.in_pulse = true;
             return DirectionStep::Torque(self.pulse_nm);
         }
         // The first coast tick has already seen the last pulse tick's level.
         self.in_pulse = false;
-        if t < end_at {
+        if elapsed < end_at {
             return DirectionStep::Torque(0.0);
         }
         let outcome = self.decide();
@@ -202,12 +201,12 @@ impl DirectionCheck {
         let (Some(quiet_from), Some(before)) = (self.quiet_from, self.before) else {
             return DirectionOutcome::Inconclusive(Inconclusive::NoAngle);
         };
+        if !self.sent {
+            return DirectionOutcome::Inconclusive(Inconclusive::NoForce);
+        }
         let drift = before - quiet_from;
         if drift.abs() > 0.5 * DIRECTION_MIN_MOVE_RAD {
             return DirectionOutcome::Inconclusive(Inconclusive::MovingBefore { moved_rad: drift });
-        }
-        if !self.sent {
-            return DirectionOutcome::Inconclusive(Inconclusive::NoForce);
         }
         let moved_rad = self.extreme;
         if moved_rad >= DIRECTION_MIN_MOVE_RAD {

@@ -386,8 +386,8 @@ mod tests {
         let mut off = RunawayTrip::OFF;
         let wild = sample(100.0, 100.0, 1.0e6, 100.0);
         assert_eq!(ticks_to_trip(&mut off, &wild), None);
-        assert_eq!(RunawayTrip::new(f64::NAN, 0.1).lock_rad(), f64::INFINITY);
-        assert_eq!(RunawayTrip::new(-1.0, 0.1).lock_rad(), f64::INFINITY);
+        assert!(RunawayTrip::new(f64::NAN, 0.1).lock_rad().is_infinite());
+        assert!(RunawayTrip::new(-1.0, 0.1).lock_rad().is_infinite());
         let mut t = armed();
         for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
             for s in [
