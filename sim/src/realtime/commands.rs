@@ -9,6 +9,8 @@
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::bindings::InputNotice;
+use gripline_input::ffb::direction_check::DirectionOutcome;
+use gripline_input::ffb::runaway::RunawayCause;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::AidParams;
 
@@ -60,6 +62,11 @@ pub enum Command {
     Stall(std::time::Duration),
     /// Play a force-feedback test effect (from the settings screen), paused or not.
     FfbTest(FfbTest),
+    /// Run the direction check (from the settings screen), paused or not: after the fade-in,
+    /// a pulse of [`gripline_input::ffb::direction_check::DIRECTION_PULSE_FRACTION`] of the
+    /// user's maximum in force, to the left, then the wheel's angle decides; the answer comes
+    /// back as [`SimEvent::FfbDirection`]. Replaces a test effect that is playing.
+    CheckFfbDirection,
 }
 
 /// A force-feedback test effect: its torque replaces the car's while it plays.
@@ -129,6 +136,17 @@ pub enum SimEvent {
     FfbFailed,
     /// Auto-gain set the master gain to this at the end of a lap (the UI saves it).
     AutoGain(f64),
+    /// The runaway trip cut force feedback (the wheel ran away past the car's lock); it
+    /// stays off until [`Command::EnableFfb`].
+    FfbRunaway(RunawayCause),
+    /// A direction check ([`Command::CheckFfbDirection`]) ended.
+    FfbDirection {
+        /// What it found, for the direction in force.
+        outcome: DirectionOutcome,
+        /// The invert the device was driven with during the check: a
+        /// [`DirectionOutcome::Reversed`] means the opposite is right.
+        invert: bool,
+    },
 }
 
 #[cfg(test)]

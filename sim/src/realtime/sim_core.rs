@@ -8,7 +8,8 @@
 //!    pauses the session;
 //! 3. unless paused: the autopilot's or the player's controls, one physics step, the lap
 //!    timer, the wheels' rotation; a car that left the world is put back at its start;
-//! 4. the steering-column torque to the force-feedback output;
+//! 4. the steering-column torque to the force-feedback output (or a settings-screen test
+//!    effect's or direction check's torque instead); a runaway trip is told to the UI;
 //! 5. the tick-stamped state to the snapshot ring (dropped and counted when the ring is full),
 //!    and to the [`StateTap`] if one is set (the sound).
 //!
@@ -22,6 +23,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use gripline_input::bindings::InputNotice;
+use gripline_input::ffb::direction_check::{DirectionCheck, DirectionStep};
 use gripline_input::ffb::effects::FeelInput;
 use gripline_input::ffb::output::FfbTick;
 use gripline_input::ffb::pipeline::FfbStep;
@@ -53,6 +55,10 @@ pub struct SimCore {
     raw_input: Producer<InputEvent>,
     stats: Arc<SharedStats>,
     ffb_test: Option<(FfbTest, Duration)>,
+    /// A running direction check and when it started.
+    direction_check: Option<(DirectionCheck, Duration)>,
+    /// The force-feedback level sent in the last tick (for the direction check).
+    last_ffb_level: f64,
     paused: bool,
     autopilot: bool,
     /// What the player asked for: kept across swaps to a world without autopilot and back.
@@ -160,6 +166,8 @@ impl SimCore {
             raw_input: rings.raw_input,
             stats,
             ffb_test: None,
+            direction_check: None,
+            last_ffb_level: 0.0,
             paused: false,
             autopilot: false,
             autopilot_wanted: false,
@@ -255,8 +263,9 @@ impl SimCore {
             let _ = self.events.push(SimEvent::NextCamera);
         }
         if actions.ffb_off {
-            let killed = self.rig.ffb_killed();
-            let result = self.rig.set_ffb_killed(!killed, now);
+            // The binding toggles: a runaway cut counts as off, so it turns force feedback on.
+            let off = self.rig.ffb_killed() || self.rig.ffb_cut_reason().is_some();
+            let result = self.rig.set_ffb_killed(!off, now);
             self.ffb_result(&result);
         }
 
@@ -300,22 +309,40 @@ impl SimCore {
                 None
             }
         };
-        // A test effect from the settings screen replaces the car's torque, paused or not.
-        let column = match self.ffb_test {
-            Some((test, started)) => {
+        // A test effect or the direction check from the settings screen replaces the car's
+        // torque, paused or not.
+        let column = match (self.ffb_test, self.direction_check) {
+            (Some((test, started)), _) => {
                 let t = now.saturating_sub(started).as_secs_f64();
                 if let Some(torque) = test.torque_nm(t, input.physical_steering_rad) {
                     Some(RigTorque::AtWheel(torque))
                 } else {
                     self.ffb_test = None;
-                    if self.paused {
-                        let result = self.rig.stop_ffb(StopReason::Pause);
-                        self.ffb_result(&result);
-                    }
+                    self.test_over();
                     column
                 }
             }
-            None => column,
+            (None, Some((mut check, started))) => {
+                let step = check.step(
+                    now.saturating_sub(started),
+                    input.physical_steering_rad,
+                    self.last_ffb_level,
+                );
+                self.direction_check = Some((check, started));
+                match step {
+                    DirectionStep::Torque(torque) => Some(RigTorque::AtWheel(torque)),
+                    DirectionStep::Done(outcome) => {
+                        self.direction_check = None;
+                        let _ = self.events.push(SimEvent::FfbDirection {
+                            outcome,
+                            invert: self.rig.ffb_facts().invert,
+                        });
+                        self.test_over();
+                        column
+                    }
+                }
+            }
+            (None, None) => column,
         };
         // After a backend error force feedback stays off (zero was sent) until re-enabled.
         let ffb = if self.ffb_down {
@@ -325,11 +352,15 @@ impl SimCore {
                 .ffb_tick(now, column, input.physical_steering_rad, dt)
         };
         let (ffb_level, ffb_step) = if let Ok(t) = ffb {
+            if let Some(cause) = t.tripped {
+                let _ = self.events.push(SimEvent::FfbRunaway(cause));
+            }
             (t.level, t.step.unwrap_or_default())
         } else {
             self.ffb_failed();
             (0.0, FfbStep::default())
         };
+        self.last_ffb_level = ffb_level;
 
         let stamped = Stamped {
             tick: self.tick,
@@ -344,6 +375,7 @@ impl SimCore {
                 ffb_parts: ffb_step.parts,
                 ffb_max_nm: self.rig.ffb().pipeline().params().max_torque_nm,
                 ffb_killed: self.rig.ffb_killed(),
+                ffb_cut: self.rig.ffb_cut_reason(),
                 autopilot: self.autopilot,
                 paused: self.paused,
                 laps: self.session.lap_times(),
@@ -401,7 +433,8 @@ impl SimCore {
                 self.retire(Retired::FfbSettings(old));
             }
             Command::SetFfbLink(link) => {
-                let paused = self.paused && self.ffb_test.is_none();
+                let paused =
+                    self.paused && self.ffb_test.is_none() && self.direction_check.is_none();
                 let old = self.rig.swap_ffb_link(link, now, paused);
                 self.ffb_down = false;
                 self.retire(Retired::FfbLink(old));
@@ -421,12 +454,35 @@ impl SimCore {
             #[cfg(feature = "test-support")]
             Command::Stall(duration) => std::thread::sleep(duration),
             Command::FfbTest(test) => {
+                self.direction_check = None;
                 self.ffb_test = Some((test, now));
-                if self.paused && !self.ffb_down {
-                    // Force feedback is stopped while paused: start it for the test.
-                    self.rig.start_ffb(now);
-                }
+                self.start_ffb_for_test(now);
             }
+            Command::CheckFfbDirection => {
+                self.ffb_test = None;
+                let ffb = self.rig.ffb();
+                let check = DirectionCheck::new(
+                    ffb.pipeline().params().max_torque_nm,
+                    ffb.safety().config().fade_in,
+                );
+                self.direction_check = Some((check, now));
+                self.start_ffb_for_test(now);
+            }
+        }
+    }
+
+    /// Force feedback is stopped while paused: start it (fading in) for a test or check.
+    fn start_ffb_for_test(&mut self, now: Duration) {
+        if self.paused && !self.ffb_down {
+            self.rig.start_ffb(now);
+        }
+    }
+
+    /// A test effect or the direction check ended: while paused, force feedback stops again.
+    fn test_over(&mut self) {
+        if self.paused {
+            let result = self.rig.stop_ffb(StopReason::Pause);
+            self.ffb_result(&result);
         }
     }
 

@@ -7,6 +7,7 @@
 //! does) and so gets fresh states again from the next frame on.
 
 use gripline_input::ffb::pipeline::FfbParts;
+use gripline_input::ffb::safety::StopReason;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -36,6 +37,9 @@ pub struct HudFrame {
     pub ffb_max_nm: f64,
     /// The force-feedback kill switch is engaged.
     pub ffb_killed: bool,
+    /// Force feedback is cut by a safety rule (the runaway trip), for this reason, until the
+    /// user re-enables it.
+    pub ffb_cut: Option<StopReason>,
     /// The driver model drives.
     pub autopilot: bool,
     /// The simulation is paused (the vehicle state does not advance).
