@@ -20,6 +20,7 @@ use gripline_config::axis_calibration::AxisCalibration;
 use gripline_config::bindings::{AxisBinding, AxisControl, Bindings};
 use gripline_config::device_identity::{DeviceIdentity, DeviceMatch};
 use gripline_config::ffb_settings::FfbSettings;
+use gripline_config::input_codes::key;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::output::FfbTick;
 use gripline_input::ffb::recording::{Clock, ManualClock, Recording, RecordingBackend};
@@ -367,6 +368,7 @@ fn the_user_is_told_through_the_sim_core() {
             facts,
         },
     );
+    let mut keys = rig.add_keyboard();
     let shared = Arc::new(Mutex::new(Rim::new(PEAK_NM, true, LOCK_DEG + 0.5)));
     rig.add_input(Box::new(RimDevice::new(
         shared.clone(),
@@ -405,12 +407,24 @@ fn the_user_is_told_through_the_sim_core() {
     let impact = rim.impact_rad_s.unwrap_or(0.0);
     assert!(impact < 3.0, "{rim:?}");
     assert_eq!(recording.last_level(), Some(0.0));
-    // Re-enabled by the user: the cut is gone from the HUD.
+    let mut hud_at = |core: &mut SimCore, t: u64| {
+        core.tick(Duration::from_millis(t));
+        let mut last = None;
+        while let Some(s) = ui.snapshots.pop() {
+            last = Some(s.hud);
+        }
+        last.expect("a snapshot")
+    };
+    // The kill switch binding (F12) counts a cut as off: it turns force feedback back on.
+    keys.key(key::F12, true);
+    let hud = hud_at(&mut core, 1501);
+    keys.key(key::F12, false);
+    assert_eq!((hud.ffb_cut, hud.ffb_killed), (None, false));
+    // Pressed again, it kills; the settings screen's "back on" enables again.
+    hud_at(&mut core, 1502);
+    keys.key(key::F12, true);
+    assert!(hud_at(&mut core, 1503).ffb_killed);
     ui.commands.push(Command::EnableFfb).expect("room");
-    core.tick(Duration::from_millis(1501));
-    let mut last = None;
-    while let Some(s) = ui.snapshots.pop() {
-        last = Some(s.hud.ffb_cut);
-    }
-    assert_eq!(last, Some(None));
+    let hud = hud_at(&mut core, 1504);
+    assert_eq!((hud.ffb_cut, hud.ffb_killed), (None, false));
 }
