@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use gripline_input::device::{AxisRange, DeviceId, DeviceInfo, InputEvent};
+use gripline_input::ffb::safety::StopReason;
 
 /// Most devices remembered (connected or unplugged).
 pub const MAX_DEVICES: usize = 16;
@@ -148,6 +149,9 @@ pub struct LiveFfb {
     pub history: History<FfbSample>,
     /// Whether the kill switch is engaged (as the app reports it).
     pub killed: bool,
+    /// Why a safety rule (the runaway trip) cut force feedback, while it is cut (as the app
+    /// reports it).
+    pub cut: Option<StopReason>,
     /// Whether any sample was fed yet.
     pub active: bool,
 }
@@ -309,6 +313,11 @@ impl LiveInput {
     /// Tells the model whether the force-feedback kill switch is engaged.
     pub fn set_ffb_killed(&mut self, killed: bool) {
         self.ffb.killed = killed;
+    }
+
+    /// Tells the model whether, and why, a safety rule cut force feedback.
+    pub fn set_ffb_cut(&mut self, cut: Option<StopReason>) {
+        self.ffb.cut = cut;
     }
 
     /// Moves the clock on without an event (so graphs scroll while nothing happens).

@@ -80,6 +80,7 @@ impl App {
             let now = r.started.elapsed();
             self.flow.live.set_now(now);
             self.flow.live.set_ffb_killed(stamped.hud.ffb_killed);
+            self.flow.live.set_ffb_cut(stamped.hud.ffb_cut);
             self.flow.live.feed_ffb(
                 crate::settings_ui::live_input::FfbSample {
                     torque_nm: stamped.hud.ffb_torque_nm,
@@ -108,6 +109,7 @@ impl App {
             limiter_rpm: self.dash.limiter_rpm,
             lock_deg: self.dash.lock_deg,
             ffb: Some((stamped.hud.ffb_level, stamped.hud.ffb_clipping_fraction)),
+            ffb_cut: stamped.hud.ffb_cut.is_some(),
             laps: hud::LapFigures {
                 current_s: stamped.hud.laps.current_lap_s,
                 last_s: stamped.hud.laps.last_lap_s,
