@@ -14,9 +14,10 @@
 //!   a torque the slew limit is still turning round towards centre is not a push out).
 //! - **Unexplained acceleration** ([`RunawayCause::UnexplainedAcceleration`]): past the lock,
 //!   moving away from centre, the wheel accelerates away from centre by more than
-//!   [`RUNAWAY_ACCEL_RAD_S2`] beyond what the applied torque can explain (see
-//!   [`explained_accel_rad_s2`]), for more than [`RUNAWAY_TICKS`] consecutive ticks. This is
-//!   the wrong invert: the torque applied points to centre, the wheel goes the other way.
+//!   [`RUNAWAY_ACCEL_RAD_S2`] beyond what the torque applied over the last
+//!   [`RUNAWAY_LAG_TICKS`] can explain (see [`explained_accel_rad_s2`]), for more than
+//!   [`RUNAWAY_TICKS`] consecutive ticks. This is the wrong invert: the torque applied points
+//!   to centre, the wheel goes the other way.
 //!
 //! The torque judged is the torque *as applied*, in wheel coordinates: the level the safety
 //! gate let through this tick (after fade-in and watchdog), times the device's peak, with the
@@ -31,10 +32,10 @@
 /// Consecutive ticks (1 kHz: milliseconds) a rule must hold *more than* before the trip
 /// cuts force feedback.
 ///
-/// Five ticks is 5 ms: a runaway at the user's maximum torque on a light rim (10 N·m on
-/// 0.05 kg·m², 200 rad/s²) moves it by less than a tenth of a degree in that time, while a
-/// single encoder count on a coarse (10-bit) wheel lifts the 30 Hz acceleration estimate
-/// above [`RUNAWAY_ACCEL_RAD_S2`] for at most two ticks.
+/// Five ticks is 5 ms: a runaway at 10 N·m on a 0.05 kg·m² rim (200 rad/s²) turns it from
+/// rest by 0.15° in that time, while a single encoder count on a coarse (10- or 12-bit)
+/// wheel lifts the 30 Hz acceleration estimate above [`RUNAWAY_ACCEL_RAD_S2`] for at most
+/// two ticks.
 pub const RUNAWAY_TICKS: u32 = 5;
 
 /// Outward acceleration (rad/s², about 2900 °/s²) beyond what the applied torque explains
@@ -73,6 +74,12 @@ pub const RUNAWAY_SPEED_DEADBAND_RAD_S: f64 = 0.1;
 /// rule does not judge: the speed and acceleration estimates restart from zero, and their
 /// two 30 Hz stages take about 30 ms to settle on a wheel that is already moving.
 pub const RUNAWAY_SETTLE_TICKS: u32 = 30;
+
+/// Ticks (ms) of applied torque that may still explain the wheel's acceleration: the
+/// acceleration estimate's two 30 Hz stages lag the torque that caused it (a push that threw
+/// the wheel into the lock still shows, at 5 % of its size, 25 ms after the torque turned
+/// round), and a USB base adds its own few milliseconds.
+pub const RUNAWAY_LAG_TICKS: usize = 32;
 
 /// Which rule tripped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -146,6 +153,9 @@ pub struct RunawayTrip {
     pushed_ticks: u32,
     accel_ticks: u32,
     settle_ticks: u32,
+    /// The applied torques of the last [`RUNAWAY_LAG_TICKS`] ticks (N·m, wheel coordinates).
+    recent_nm: [f64; RUNAWAY_LAG_TICKS],
+    next: usize,
 }
 
 impl Default for RunawayTrip {
@@ -162,6 +172,8 @@ impl RunawayTrip {
         pushed_ticks: 0,
         accel_ticks: 0,
         settle_ticks: RUNAWAY_SETTLE_TICKS,
+        recent_nm: [0.0; RUNAWAY_LAG_TICKS],
+        next: 0,
     };
 
     /// A trip at the lock `lock_rad` (rad each side of centre) whose soft lock reaches its full
@@ -193,20 +205,35 @@ impl RunawayTrip {
     /// Forgets the counts and waits [`RUNAWAY_SETTLE_TICKS`] before judging accelerations
     /// again: call it whenever the wheel's speed and acceleration estimates restart.
     pub fn reset(&mut self) {
-        self.pushed_ticks = 0;
-        self.accel_ticks = 0;
+        self.clear_counts();
         self.settle_ticks = 0;
     }
 
-    /// A tick with nothing to judge (no input, or no output to cut): the counts start over.
+    /// A tick with nothing to judge (no input, or no output to cut: nothing applied): the
+    /// counts start over.
     pub fn idle(&mut self) {
+        self.remember(0.0);
+        self.clear_counts();
+    }
+
+    fn clear_counts(&mut self) {
         self.pushed_ticks = 0;
         self.accel_ticks = 0;
+    }
+
+    fn remember(&mut self, applied_nm: f64) {
+        self.recent_nm[self.next] = if applied_nm.is_finite() {
+            applied_nm
+        } else {
+            0.0
+        };
+        self.next = (self.next + 1) % RUNAWAY_LAG_TICKS;
     }
 
     /// Judges one tick; `Some` when force feedback must be cut now.
     pub fn check(&mut self, s: &RunawaySample) -> Option<RunawayCause> {
         self.settle_ticks = self.settle_ticks.saturating_add(1);
+        self.remember(s.applied_nm);
         let finite = s.angle_rad.is_finite()
             && s.speed_rad_s.is_finite()
             && s.accel_rad_s2.is_finite()
@@ -214,7 +241,7 @@ impl RunawayTrip {
             && s.requested_nm.is_finite();
         let excess = s.angle_rad.abs() - self.lock_rad;
         if !finite || excess.is_nan() || excess <= 0.0 {
-            self.idle();
+            self.clear_counts();
             return None;
         }
         // Away from centre is the angle's sign.
@@ -233,7 +260,12 @@ impl RunawayTrip {
             0
         };
 
-        let unexplained = s.accel_rad_s2 * out - explained_accel_rad_s2(applied_out);
+        // The most outward torque of the last few ticks explains the most.
+        let recent_out = self
+            .recent_nm
+            .iter()
+            .fold(f64::NEG_INFINITY, |most, nm| most.max(nm * out));
+        let unexplained = s.accel_rad_s2 * out - explained_accel_rad_s2(recent_out);
         let accelerating = self.settle_ticks > RUNAWAY_SETTLE_TICKS
             && moving_out
             && unexplained > RUNAWAY_ACCEL_RAD_S2;
@@ -341,8 +373,15 @@ mod tests {
 
     #[test]
     fn outward_acceleration_against_an_inward_torque_trips() {
-        // The wrong invert: the soft lock meant to push in at 2.5 N·m, the wheel speeds out.
+        // The wrong invert: the soft lock meant to push in at 2.5 N·m (for longer than the
+        // lag window), the wheel speeds out.
+        let inward = |t: &mut RunawayTrip| {
+            for _ in 0..RUNAWAY_LAG_TICKS {
+                assert_eq!(t.check(&sample(-(LOCK - 0.01), 0.0, 0.0, 2.5)), None);
+            }
+        };
         let mut t = armed();
+        inward(&mut t);
         let a = RUNAWAY_ACCEL_RAD_S2 - 2.5 / RIM_INERTIA_MAX_KG_M2 + 1.0;
         let s = sample(-(LOCK + 0.01), -1.0, -a, 2.5);
         assert_eq!(
@@ -351,8 +390,29 @@ mod tests {
         );
         // Just under the threshold: never.
         let mut t = armed();
+        inward(&mut t);
         let s = sample(-(LOCK + 0.01), -1.0, -(a - 2.0), 2.5);
         assert_eq!(ticks_to_trip(&mut t, &s), None);
+    }
+
+    #[test]
+    fn a_recent_outward_push_still_explains_the_acceleration_it_caused() {
+        // 3 N·m out inside the lock throws the wheel; then the soft lock pushes in, and the
+        // lagging estimate still shows 200 rad/s² out.
+        let mut t = armed();
+        let thrown = sample(LOCK - 0.01, 10.0, 200.0, 3.0);
+        for _ in 0..10 {
+            assert_eq!(t.check(&thrown), None);
+        }
+        let caught = sample(LOCK + 0.01, 10.0, 200.0, -5.0);
+        for _ in 0..RUNAWAY_LAG_TICKS - 10 {
+            assert_eq!(t.check(&caught), None, "explained by the push");
+        }
+        // Once the push has left the window, an acceleration that persists is unexplained.
+        assert_eq!(
+            ticks_to_trip(&mut t, &caught),
+            Some((10 + RUNAWAY_TICKS, RunawayCause::UnexplainedAcceleration))
+        );
     }
 
     #[test]
