@@ -1,16 +1,20 @@
-//! The Force feedback tab: routing, strength and feel, tests, the live torque graph, the
-//! kill switch, and the emergency stop's notice (force feedback held off after an internal
-//! error until the user turns it back on here).
+//! The Force feedback tab: routing, strength and feel, tests, the direction check, the live
+//! torque graph, the kill switch, the runaway cut and the emergency stop's notice (force
+//! feedback held off after an internal error until the user turns it back on here).
 
 use egui::{Color32, RichText, Ui, Vec2};
 use gripline_config::ffb_settings::FfbDeviceSettings;
 use gripline_config::soft_lock::SteeringLockMode;
 use gripline_input::device::DeviceIdentity;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
+use gripline_input::ffb::direction_check::{
+    DIRECTION_PULSE, DIRECTION_PULSE_FRACTION, DirectionOutcome,
+};
+use gripline_input::ffb::safety::StopReason;
 
 use super::graphs::{self, CAL_COLOUR, WARN_COLOUR};
 use super::live_input::LiveInput;
-use super::{FfbTestKind, SettingsAction, SettingsScreen};
+use super::{DirectionCheckState, FfbTestKind, SettingsAction, SettingsScreen, direction_text};
 
 const HEADING: f32 = 20.0;
 
@@ -35,6 +39,83 @@ impl SettingsScreen {
     /// with before Apply; `None` without a force-feedback device.
     pub fn edited_facts(&self) -> Option<FfbDeviceFacts> {
         self.device_facts(self.ffb_device().as_ref())
+    }
+
+    /// Sets the working copy's invert for `device` (adding its entry when needed): what the
+    /// direction check proposes.
+    pub fn set_device_invert(&mut self, device: &DeviceIdentity, invert: bool) {
+        let devices = &mut self.working.ffb.devices;
+        if let Some(d) = devices.iter_mut().find(|d| d.device.same_device(device)) {
+            d.invert = invert;
+        } else if invert {
+            devices.push(FfbDeviceSettings {
+                device: device.clone(),
+                invert,
+                peak_torque_nm: None,
+                max_rate_hz: None,
+                backend: gripline_config::ffb_settings::FfbBackendChoice::Auto,
+                peak_confirmed_nm: None,
+            });
+        }
+    }
+
+    /// The direction check: its button, what it does, its answer and, when the wheel turned
+    /// the wrong way, the other invert to set.
+    fn direction_ui(&mut self, ui: &mut Ui, usable: bool) -> Option<SettingsAction> {
+        let mut action = None;
+        let running = self.direction == DirectionCheckState::Running;
+        ui.horizontal(|ui| {
+            let button = egui::Button::new(RichText::new("Check direction").size(16.0));
+            if ui.add_enabled(usable && !running, button).clicked() {
+                self.direction = DirectionCheckState::Running;
+                action = Some(SettingsAction::CheckDirection);
+            }
+            if running {
+                ui.label("Checking: hands off the wheel...");
+            }
+        });
+        ui.label(
+            RichText::new(format!(
+                "Hands off the wheel: a push to the left of {:.0} % of the maximum torque for {} ms, \
+                 then the wheel's angle tells whether forces point the right way.",
+                100.0 * DIRECTION_PULSE_FRACTION,
+                DIRECTION_PULSE.as_millis()
+            ))
+            .color(Color32::GRAY),
+        );
+        if let DirectionCheckState::Done { outcome, invert } = self.direction {
+            let colour = match outcome {
+                DirectionOutcome::Correct { .. } => CAL_COLOUR,
+                DirectionOutcome::Reversed { .. } => WARN_COLOUR,
+                DirectionOutcome::Inconclusive(_) => Color32::from_rgb(230, 200, 120),
+            };
+            ui.label(
+                RichText::new(direction_text(outcome, invert))
+                    .size(16.0)
+                    .color(colour),
+            );
+            if matches!(outcome, DirectionOutcome::Reversed { .. }) {
+                match self.ffb_device() {
+                    Some(device) => {
+                        let text = if invert {
+                            "Turn invert off for this wheel"
+                        } else {
+                            "Set invert for this wheel"
+                        };
+                        if ui.button(RichText::new(text).size(16.0)).clicked() {
+                            self.set_device_invert(&device, !invert);
+                            self.say("Invert changed in the edited settings: Apply, then check the direction again.");
+                        }
+                    }
+                    None => {
+                        ui.label(
+                            "No force-feedback wheel is chosen above: choose it to set its invert.",
+                        );
+                    }
+                }
+            }
+        }
+        action
     }
 
     pub(super) fn ffb_ui(&mut self, ui: &mut Ui, live: &LiveInput) -> Option<SettingsAction> {
@@ -65,12 +146,18 @@ impl SettingsScreen {
             }
             ui.add_space(8.0);
         }
+        let cut = live.ffb().cut;
 
         // Kill switch first: it must be found at once.
         ui.horizontal(|ui| {
-            if killed {
+            if killed || cut.is_some() {
+                let text = if killed {
+                    "Force feedback is OFF (kill switch)"
+                } else {
+                    "Force feedback is CUT (runaway trip)"
+                };
                 ui.label(
-                    RichText::new("Force feedback is OFF (kill switch)")
+                    RichText::new(text)
                         .size(HEADING)
                         .color(WARN_COLOUR)
                         .strong(),
@@ -94,6 +181,17 @@ impl SettingsScreen {
                 }
             }
         });
+        if let Some(StopReason::Runaway(cause)) = cut {
+            ui.label(
+                RichText::new(format!(
+                    "Cut because {}. It stays off until you turn it back on: centre the wheel, \
+                     turn it back on, then run the direction check below.",
+                    cause.describe()
+                ))
+                .size(16.0)
+                .color(WARN_COLOUR),
+            );
+        }
         ui.add_space(8.0);
 
         // Routing.
@@ -400,7 +498,7 @@ impl SettingsScreen {
                 }
                 ui.add_space(8.0);
                 ui.label(RichText::new("Test").size(HEADING));
-                let usable = !killed && !emergency && self.working.ffb.enabled;
+                let usable = !killed && !emergency && cut.is_none() && self.working.ffb.enabled;
                 ui.horizontal(|ui| {
                     for (kind, text) in [
                         (FfbTestKind::PulseLeft, "< Pulse left"),
@@ -416,6 +514,11 @@ impl SettingsScreen {
                     RichText::new("Tests use the settings on this page, before Apply. Hold the wheel lightly.")
                         .color(Color32::GRAY),
                 );
+                ui.add_space(8.0);
+                ui.label(RichText::new("Direction check").size(HEADING));
+                if let Some(a) = self.direction_ui(ui, usable) {
+                    action = Some(a);
+                }
             });
         });
         action

@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use gripline_input::device::{AxisRange, DeviceId, DeviceInfo, InputEvent};
+use gripline_input::ffb::safety::StopReason;
 
 /// Most devices remembered (connected or unplugged).
 pub const MAX_DEVICES: usize = 16;
@@ -150,6 +151,9 @@ pub struct LiveFfb {
     pub killed: bool,
     /// Whether the emergency stop holds force feedback off (as the app reports it).
     pub emergency_stopped: bool,
+    /// Why a safety rule (the runaway trip) cut force feedback, while it is cut (as the app
+    /// reports it).
+    pub cut: Option<StopReason>,
     /// Whether any sample was fed yet.
     pub active: bool,
 }
@@ -316,6 +320,11 @@ impl LiveInput {
     /// Tells the model whether the emergency stop holds force feedback off.
     pub fn set_ffb_emergency_stopped(&mut self, stopped: bool) {
         self.ffb.emergency_stopped = stopped;
+    }
+
+    /// Tells the model whether, and why, a safety rule cut force feedback.
+    pub fn set_ffb_cut(&mut self, cut: Option<StopReason>) {
+        self.ffb.cut = cut;
     }
 
     /// Moves the clock on without an event (so graphs scroll while nothing happens).

@@ -13,7 +13,9 @@
 //! 1. feed every raw [`gripline_input::device::InputEvent`] to [`LiveInput::feed`] (the
 //!    same events the sim's mapper gets; the keyboard as a device too) and every
 //!    force-feedback output sample to [`LiveInput::feed_ffb`]; report the kill switch with
-//!    [`LiveInput::set_ffb_killed`] and the clock with [`LiveInput::set_now`];
+//!    [`LiveInput::set_ffb_killed`], a runaway cut with [`LiveInput::set_ffb_cut`] and the
+//!    clock with [`LiveInput::set_now`]; hand a direction check's answer to
+//!    [`SettingsScreen::direction_checked`];
 //! 2. call `SettingsScreen::show` (or [`SettingsScreen::show_with_tabs`] with the car,
 //!    session and graphics tabs the app draws itself);
 //! 3. act on the returned [`SettingsAction`].
@@ -40,6 +42,9 @@ use egui::{Color32, RichText, Ui};
 use gripline_config::InputSettings;
 use gripline_config::bindings::{AxisBinding, AxisControl};
 use gripline_input::device::{DeviceIdentity, DeviceMatch, InputEvent};
+use gripline_input::ffb::direction_check::{
+    DIRECTION_MIN_MOVE_RAD, DirectionOutcome, Inconclusive,
+};
 use gripline_physics::validate::Validate;
 
 use bind::{BindCapture, BindTarget, CaptureOutcome, NewBinding, Resolution};
@@ -83,6 +88,60 @@ pub enum FfbTestKind {
     PulseRight,
     /// A centring spring whose strength sweeps from zero to the maximum and back.
     SpringSweep,
+}
+
+/// The direction check as the Force feedback tab shows it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum DirectionCheckState {
+    /// Not run since the screen opened.
+    #[default]
+    NotRun,
+    /// Asked for; the sim thread has not answered yet.
+    Running,
+    /// The sim thread's answer.
+    Done {
+        /// What it found.
+        outcome: DirectionOutcome,
+        /// The invert the device was driven with during the check.
+        invert: bool,
+    },
+}
+
+/// What to tell the user about a direction check's `outcome`, run with the device driven
+/// with `invert`: one or two sentences.
+pub fn direction_text(outcome: DirectionOutcome, invert: bool) -> String {
+    let on_off = |x: bool| if x { "on" } else { "off" };
+    match outcome {
+        DirectionOutcome::Correct { moved_rad } => format!(
+            "Direction OK: a push to the left turned the wheel {:.0}° to the left; invert {} is right.",
+            moved_rad.to_degrees().abs(),
+            on_off(invert)
+        ),
+        DirectionOutcome::Reversed { moved_rad } => format!(
+            "Wrong direction: a push to the left turned the wheel {:.0}° to the right, so every force \
+             (and the soft lock) pushes the wrong way. Set invert {} for this wheel, Apply, and check again.",
+            moved_rad.to_degrees().abs(),
+            on_off(!invert)
+        ),
+        DirectionOutcome::Inconclusive(why) => match why {
+            Inconclusive::TooLittle { moved_rad } => format!(
+                "Inconclusive: the wheel moved {:.1}° (at least {:.0}° needed). Take your hands off \
+                 the wheel and check again; make sure the steering axis is bound to this wheel.",
+                moved_rad.to_degrees().abs(),
+                DIRECTION_MIN_MOVE_RAD.to_degrees()
+            ),
+            Inconclusive::MovingBefore { .. } => {
+                "Inconclusive: the wheel was turning before the pulse. Let go of it and check again."
+                    .to_owned()
+            }
+            Inconclusive::NoForce => "Inconclusive: no force reached the wheel (force feedback \
+                 off, cut or killed, or no wheel connected)."
+                .to_owned(),
+            Inconclusive::NoAngle => {
+                "Inconclusive: the wheel's angle could not be read.".to_owned()
+            }
+        },
+    }
 }
 
 /// Which force-feedback backend and device to use; `None` means automatic.
@@ -135,8 +194,12 @@ pub enum SettingsAction {
     /// Play a test effect on the wheel with the working copy's force-feedback settings
     /// ([`SettingsScreen::working`]).
     FfbTest(FfbTestKind),
-    /// Engage (`true`) or release (`false`) the force-feedback kill switch.
+    /// Engage (`true`) or release (`false`) the force-feedback kill switch (release also
+    /// lifts a runaway cut).
     KillFfb(bool),
+    /// Run the direction check with the working copy's force-feedback settings; answer with
+    /// [`SettingsScreen::direction_checked`].
+    CheckDirection,
 }
 
 /// A tab the app draws itself (car and session, graphics).
@@ -209,6 +272,7 @@ pub struct SettingsScreen {
     status: Option<(String, bool)>,
     /// The gain auto-gain proposed at the end of a lap, offered on the Force feedback tab.
     auto_gain_proposal: Option<f64>,
+    direction: DirectionCheckState,
 }
 
 impl SettingsScreen {
@@ -234,7 +298,21 @@ impl SettingsScreen {
             seq: 0,
             status: None,
             auto_gain_proposal: None,
+            direction: DirectionCheckState::NotRun,
         }
+    }
+
+    /// The sim thread's answer to a direction check: `outcome`, with the device driven with
+    /// `invert`. The Force feedback tab shows it (and offers the other invert when the wheel
+    /// turned the wrong way).
+    pub fn direction_checked(&mut self, outcome: DirectionOutcome, invert: bool) {
+        self.direction = DirectionCheckState::Done { outcome, invert };
+    }
+
+    /// Where the direction check is.
+    #[cfg(test)]
+    pub fn direction_check(&self) -> DirectionCheckState {
+        self.direction
     }
 
     /// Sets the force-feedback backends and devices the app offers.

@@ -18,8 +18,8 @@ use super::calibration_wizard::{CalibrationWizard, WizardStep};
 use super::live_input::FfbSample;
 use super::shifter_wizard::ShifterWizard;
 use super::{
-    AxisKey, ControlsPage, ExtraTab, FfbDeviceOption, FfbOptions, FfbRouting, FfbTestKind,
-    LiveInput, SettingsAction, SettingsScreen, Tab,
+    AxisKey, ControlsPage, DirectionCheckState, ExtraTab, FfbDeviceOption, FfbOptions, FfbRouting,
+    FfbTestKind, LiveInput, SettingsAction, SettingsScreen, Tab, direction_text,
 };
 
 const WHEEL_RANGE: AxisRange = AxisRange::new(0, 65535);
@@ -444,7 +444,7 @@ fn input(events: Vec<Event>) -> RawInput {
     }
 }
 
-/// One frame; returns the action and the accessibility nodes (label, rect, enabled).
+/// One frame; returns the action and the accessibility nodes (label or text, rect, enabled).
 fn frame(
     ctx: &egui::Context,
     screen: &mut SettingsScreen,
@@ -461,7 +461,8 @@ fn frame(
     let mut nodes = Vec::new();
     if let Some(update) = out.platform_output.accesskit_update {
         for (_, node) in update.nodes {
-            if let (Some(label), Some(b)) = (node.label(), node.bounds()) {
+            // Buttons carry their text as the label, plain labels as the value.
+            if let (Some(label), Some(b)) = (node.label().or(node.value()), node.bounds()) {
                 #[allow(clippy::cast_possible_truncation)]
                 let rect = Rect::from_min_max(
                     Pos2::new(b.x0 as f32, b.y0 as f32),
@@ -595,6 +596,132 @@ fn ffb_tab_buttons_emit_actions() {
     assert_eq!(
         click(&ctx, &mut screen, &live, "Cancel"),
         Some(SettingsAction::Cancel)
+    );
+}
+
+#[test]
+fn the_direction_check_proposes_the_other_invert_for_a_backwards_wheel() {
+    use gripline_input::ffb::direction_check::{DirectionOutcome, Inconclusive};
+    let live = LiveInput::new();
+    let mut screen = screen_with(vec![]);
+    screen.set_ffb_options(FfbOptions {
+        devices: vec![FfbDeviceOption {
+            identity: g29(),
+            name: "Logitech G29".into(),
+        }],
+        automatic_device: Some(g29()),
+        ..FfbOptions::default()
+    });
+    screen.set_tab(Tab::ForceFeedback);
+    let ctx = context();
+    assert_eq!(
+        click(&ctx, &mut screen, &live, "Check direction"),
+        Some(SettingsAction::CheckDirection)
+    );
+    assert_eq!(screen.direction_check(), DirectionCheckState::Running);
+    let (_, nodes) = frame(&ctx, &mut screen, &live, vec![]);
+    assert!(
+        nodes.iter().any(|(l, _, on)| l == "Check direction" && !on),
+        "one check at a time"
+    );
+    // The wheel turned right for a push left, driven without invert: offer invert.
+    let invert_of = |s: &SettingsScreen| {
+        s.working()
+            .ffb
+            .devices
+            .iter()
+            .find(|d| d.device.same_device(&g29()))
+            .is_some_and(|d| d.invert)
+    };
+    assert!(!invert_of(&screen));
+    screen.direction_checked(DirectionOutcome::Reversed { moved_rad: -0.2 }, false);
+    click(&ctx, &mut screen, &live, "Set invert for this wheel");
+    assert!(invert_of(&screen), "invert set in the edited settings");
+    assert!(screen.is_dirty(), "to be applied");
+    // Driven with invert and still backwards: offer to turn it off.
+    screen.direction_checked(DirectionOutcome::Reversed { moved_rad: -0.2 }, true);
+    click(&ctx, &mut screen, &live, "Turn invert off for this wheel");
+    assert!(!invert_of(&screen));
+    // Right, or undecided: nothing to set.
+    for outcome in [
+        DirectionOutcome::Correct { moved_rad: 0.2 },
+        DirectionOutcome::Inconclusive(Inconclusive::TooLittle { moved_rad: 0.01 }),
+    ] {
+        screen.direction_checked(outcome, false);
+        let (_, nodes) = frame(&ctx, &mut screen, &live, vec![]);
+        assert!(
+            !nodes
+                .iter()
+                .any(|(l, _, _)| l.contains("invert for this wheel")),
+            "{outcome:?}"
+        );
+        assert!(
+            nodes
+                .iter()
+                .any(|(l, _, _)| l == &direction_text(outcome, false))
+        );
+    }
+}
+
+#[test]
+fn direction_texts_say_what_to_do() {
+    use gripline_input::ffb::direction_check::{DirectionOutcome, Inconclusive};
+    let ok = direction_text(DirectionOutcome::Correct { moved_rad: 0.1 }, true);
+    assert!(
+        ok.starts_with("Direction OK") && ok.contains("invert on is right"),
+        "{ok}"
+    );
+    let wrong = direction_text(DirectionOutcome::Reversed { moved_rad: -0.1 }, false);
+    assert!(wrong.contains("Set invert on"), "{wrong}");
+    let held = direction_text(
+        DirectionOutcome::Inconclusive(Inconclusive::TooLittle { moved_rad: 0.005 }),
+        false,
+    );
+    assert!(held.contains("hands off"), "{held}");
+    for why in [
+        Inconclusive::MovingBefore { moved_rad: 0.1 },
+        Inconclusive::NoForce,
+        Inconclusive::NoAngle,
+    ] {
+        assert!(
+            direction_text(DirectionOutcome::Inconclusive(why), false).starts_with("Inconclusive")
+        );
+    }
+}
+
+#[test]
+fn a_runaway_cut_is_shown_with_the_way_back() {
+    use gripline_input::ffb::runaway::RunawayCause;
+    use gripline_input::ffb::safety::StopReason;
+    let mut live = LiveInput::new();
+    let mut screen = screen_with(vec![]);
+    screen.set_tab(Tab::ForceFeedback);
+    let ctx = context();
+    live.set_ffb_cut(Some(StopReason::Runaway(
+        RunawayCause::UnexplainedAcceleration,
+    )));
+    frame(&ctx, &mut screen, &live, vec![]);
+    let (_, nodes) = frame(&ctx, &mut screen, &live, vec![]);
+    assert!(
+        nodes
+            .iter()
+            .any(|(l, _, _)| l == "Force feedback is CUT (runaway trip)")
+    );
+    assert!(
+        nodes
+            .iter()
+            .any(|(l, _, _)| l.contains(RunawayCause::UnexplainedAcceleration.describe())),
+        "says why"
+    );
+    for test in ["< Pulse left", "Check direction"] {
+        assert!(
+            nodes.iter().any(|(l, _, on)| l == test && !on),
+            "{test} disabled while cut"
+        );
+    }
+    assert_eq!(
+        click(&ctx, &mut screen, &live, "Turn force feedback back on"),
+        Some(SettingsAction::KillFfb(false))
     );
 }
 

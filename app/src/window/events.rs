@@ -101,6 +101,18 @@ impl App {
                 SimEvent::AutoGainProposal(gain) => {
                     notices.push(self.flow.auto_gain_proposed(gain));
                 }
+                SimEvent::FfbRunaway(cause) => {
+                    let text = format!(
+                        "Force feedback CUT: {}. It stays off until you turn it back on \
+                         (Settings, Force feedback).",
+                        cause.describe()
+                    );
+                    eprintln!("gripline: {text}");
+                    notices.push(text);
+                }
+                SimEvent::FfbDirection { outcome, invert } => {
+                    notices.push(self.flow.direction_checked(outcome, invert));
+                }
                 SimEvent::FfbFailed => {
                     notices.push(
                         "Force feedback stopped: the wheel did not accept a write; \

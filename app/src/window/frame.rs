@@ -83,6 +83,7 @@ impl App {
             self.flow
                 .live
                 .set_ffb_emergency_stopped(stamped.hud.ffb_emergency_stopped);
+            self.flow.live.set_ffb_cut(stamped.hud.ffb_cut);
             self.flow.live.feed_ffb(
                 crate::settings_ui::live_input::FfbSample {
                     torque_nm: stamped.hud.ffb_torque_nm,
@@ -118,6 +119,7 @@ impl App {
             limiter_rpm: self.dash.limiter_rpm,
             lock_deg: self.dash.lock_deg,
             ffb: Some((stamped.hud.ffb_level, stamped.hud.ffb_clipping_fraction)),
+            ffb_cut: stamped.hud.ffb_cut.is_some(),
             laps: hud::LapFigures {
                 current_s: stamped.hud.laps.current_lap_s,
                 last_s: stamped.hud.laps.last_lap_s,

@@ -21,6 +21,8 @@ pub struct HudInputs<'a> {
     /// Force-feedback level sent to the wheel (−1 to 1) and the share of recent ticks that
     /// clipped (0 to 1); `None` without a force-feedback device.
     pub ffb: Option<(f64, f64)>,
+    /// Force feedback is cut by the runaway trip (until the user turns it back on).
+    pub ffb_cut: bool,
     /// Lap times.
     pub laps: LapFigures,
     /// Sim-thread and renderer timing.
@@ -218,6 +220,9 @@ fn dash(ui: &mut Ui, hud: &HudInputs<'_>) {
             }
             if hud.autopilot {
                 flags.push("AUTOPILOT");
+            }
+            if hud.ffb_cut {
+                flags.push("FFB CUT (runaway): Settings > Force feedback");
             }
             ui.label(RichText::new(flags.join("  ")).color(Color32::from_rgb(255, 140, 60)));
         });

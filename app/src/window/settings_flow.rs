@@ -291,6 +291,20 @@ impl SettingsFlow {
                     ..Applied::default()
                 }
             }
+            SettingsAction::CheckDirection => Applied {
+                // Like the tests: with the settings on screen (the pulse is a tenth of their
+                // maximum).
+                commands: vec![
+                    Command::PreviewFfbFacts(
+                        self.screen
+                            .as_ref()
+                            .and_then(|open| open.screen.edited_facts()),
+                    ),
+                    Command::SetFfbSettings(Box::new(self.working_ffb())),
+                    Command::CheckFfbDirection,
+                ],
+                ..Applied::default()
+            },
             SettingsAction::FfbTest(kind) => {
                 // Tests play with the settings on screen, before Apply, and with the device
                 // facts (peak, invert, rotation) as edited there.
@@ -327,6 +341,27 @@ impl SettingsFlow {
                 ..Applied::default()
             },
         }
+    }
+
+    /// The force-feedback settings on screen (those in force when it is closed).
+    fn working_ffb(&self) -> gripline_config::ffb_settings::FfbSettings {
+        self.screen.as_ref().map_or_else(
+            || self.settings.ffb.clone(),
+            |open| open.screen.working().ffb.clone(),
+        )
+    }
+
+    /// The sim thread answered a direction check: the screen shows it (when open). Returns
+    /// the line for the banner.
+    pub fn direction_checked(
+        &mut self,
+        outcome: gripline_input::ffb::direction_check::DirectionOutcome,
+        invert: bool,
+    ) -> String {
+        if let Some(open) = self.screen.as_mut() {
+            open.screen.direction_checked(outcome, invert);
+        }
+        crate::settings_ui::direction_text(outcome, invert)
     }
 
     /// The open screen, for tests that press its buttons.

@@ -328,6 +328,50 @@ mod device_facts_survive {
     }
 
     #[test]
+    fn the_direction_check_reaches_the_sim_and_its_answer_the_screen() {
+        use gripline_input::ffb::direction_check::{DirectionOutcome, Inconclusive};
+        use gripline_sim::realtime::commands::SimEvent;
+        let mut r = Rig25::new();
+        open(&mut r);
+        let applied = r
+            .flow
+            .act(SettingsAction::CheckDirection, &AidParams::default());
+        assert!(matches!(
+            applied.commands.as_slice(),
+            [
+                Command::PreviewFfbFacts(_),
+                Command::SetFfbSettings(_),
+                Command::CheckFfbDirection
+            ]
+        ));
+        r.deliver(applied, 1000);
+        r.assert_facts(USER_MAX_NM, "direction check");
+        // A tenth of the user's maximum, inverted on this base.
+        let strongest = r.peak_level(1000);
+        assert!(
+            (strongest - 0.1 * USER_MAX_NM / PEAK_NM).abs() < 1e-9,
+            "{strongest}"
+        );
+        let answer = std::iter::from_fn(|| r.ui.events.pop().ok()).find_map(|e| match e {
+            SimEvent::FfbDirection { outcome, invert } => Some((outcome, invert)),
+            _ => None,
+        });
+        // No steering device in this rig: the wheel never moved.
+        let (outcome, invert) = answer.expect("the sim answered");
+        assert!(invert, "the base is driven inverted");
+        assert!(matches!(
+            outcome,
+            DirectionOutcome::Inconclusive(Inconclusive::TooLittle { .. })
+        ));
+        let banner = r.flow.direction_checked(outcome, invert);
+        assert!(banner.starts_with("Inconclusive"), "{banner}");
+        assert!(matches!(
+            r.flow.screen_mut().unwrap().direction_check(),
+            crate::settings_ui::DirectionCheckState::Done { .. }
+        ));
+    }
+
+    #[test]
     fn reset_to_defaults_keeps_the_device_facts() {
         let mut r = Rig25::new();
         open(&mut r);

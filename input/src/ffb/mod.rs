@@ -8,7 +8,10 @@
 //! - [`effects`]: road texture, kerbs, scrub, lock-up, wheelspin, ABS, lateral g; smoothing
 //!   and auto-gain;
 //! - [`ramp`]: increases of strength ramp in over a second, decreases act at once;
-//! - [`safety`]: stop at once, watchdog, fade-in, non-finite guard, kill switch;
+//! - [`safety`]: stop at once, watchdog, fade-in, non-finite guard, kill switch, safety cut;
+//! - [`runaway`]: the runaway trip past the car's lock (cuts force feedback);
+//! - [`direction_check`]: a small pulse that tells whether the wheel turns the way the sim
+//!   means (the Force feedback tab's direction check);
 //! - [`output`]: pipeline + safety + backend, once per tick on the sim thread;
 //! - [`backend`]: the trait every device backend implements;
 //! - [`emergency`]: zero torque on SIGINT, SIGTERM, SIGHUP, SIGQUIT and panics, and before
@@ -27,6 +30,7 @@
 
 pub mod backend;
 pub mod device_facts;
+pub mod direction_check;
 pub mod effects;
 pub mod emergency;
 pub mod evdev_ff;
@@ -40,6 +44,7 @@ pub mod protocol;
 pub mod ramp;
 #[cfg(any(test, feature = "test-support"))]
 pub mod recording;
+pub mod runaway;
 pub mod safety;
 pub mod select;
 pub mod soft_lock;

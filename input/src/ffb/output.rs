@@ -8,11 +8,17 @@
 //!
 //! A level is sent every tick, even when it did not change: for the writer thread the stores
 //! are the heartbeat its watchdog listens to (it skips unchanged values itself).
+//!
+//! Before a level is sent, the runaway trip ([`crate::ffb::runaway`]) judges it, in wheel
+//! coordinates as it will be applied, against the wheel's motion: when the wheel runs away
+//! past the lock the output is cut in the same tick ([`StopReason::Runaway`], latched until
+//! [`FfbOutput::enable`]) and zero is sent instead.
 
 use std::time::Duration;
 
 use crate::ffb::backend::{FfbBackend, FfbError};
 use crate::ffb::pipeline::{FfbInput, FfbPipeline, FfbStep};
+use crate::ffb::runaway::{RunawayCause, RunawaySample, RunawayTrip, applied_torque_nm};
 use crate::ffb::safety::{FfbSafety, StopReason};
 
 /// What one tick sent.
@@ -22,6 +28,8 @@ pub struct FfbTick {
     pub step: Option<FfbStep>,
     /// The level actually sent (after safety).
     pub level: f64,
+    /// The runaway trip cut force feedback in this tick, for this reason (`level` is 0).
+    pub tripped: Option<RunawayCause>,
 }
 
 /// Pipeline + safety + backend (see the module docs).
@@ -29,16 +37,19 @@ pub struct FfbTick {
 pub struct FfbOutput<B: FfbBackend> {
     pipeline: FfbPipeline,
     safety: FfbSafety,
+    runaway: RunawayTrip,
     backend: B,
     stopped_backend: bool,
 }
 
 impl<B: FfbBackend> FfbOutput<B> {
-    /// An output, stopped until [`FfbOutput::start`].
+    /// An output, stopped until [`FfbOutput::start`], without a runaway lock until
+    /// [`FfbOutput::set_runaway_lock`].
     pub fn new(pipeline: FfbPipeline, safety: FfbSafety, backend: B) -> Self {
         Self {
             pipeline,
             safety,
+            runaway: RunawayTrip::OFF,
             backend,
             stopped_backend: false,
         }
@@ -62,6 +73,22 @@ impl<B: FfbBackend> FfbOutput<B> {
     /// The safety state machine, to change its timing.
     pub fn safety_mut(&mut self) -> &mut FfbSafety {
         &mut self.safety
+    }
+
+    /// Sets where the runaway trip watches: the lock `lock_rad` each side of centre (the
+    /// soft lock's angle; infinite: nowhere) and the soft lock's ramp `ramp_rad`.
+    pub fn set_runaway_lock(&mut self, lock_rad: f64, ramp_rad: f64) {
+        self.runaway.set_lock(lock_rad, ramp_rad);
+    }
+
+    /// The runaway trip.
+    pub fn runaway(&self) -> &RunawayTrip {
+        &self.runaway
+    }
+
+    /// Why the output is cut (the runaway trip), while it is: until [`FfbOutput::enable`].
+    pub fn cut_reason(&self) -> Option<StopReason> {
+        self.safety.cut_reason()
     }
 
     /// The backend.
@@ -91,9 +118,36 @@ impl<B: FfbBackend> FfbOutput<B> {
             }
             (_, step) => step.map(|s| s.level),
         };
-        let level = self.safety.gate(now, fresh);
+        let mut level = self.safety.gate(now, fresh);
+        let tripped = match (input, step) {
+            (Some(i), Some(st)) if self.safety.is_live() => {
+                let p = self.pipeline.params();
+                self.runaway.check(&RunawaySample {
+                    angle_rad: i.wheel_angle_rad,
+                    speed_rad_s: i.wheel_speed_rad_s,
+                    accel_rad_s2: i.wheel_accel_rad_s2,
+                    applied_nm: applied_torque_nm(level, p.device_peak_nm, p.invert),
+                    requested_nm: st.requested_nm,
+                })
+            }
+            // Nothing to judge, or nothing to cut: the counts start over.
+            _ => {
+                self.runaway.idle();
+                None
+            }
+        };
+        if let Some(cause) = tripped {
+            self.safety.cut(StopReason::Runaway(cause));
+            self.pipeline.reset();
+            self.runaway.idle();
+            level = 0.0;
+        }
         self.send(level)?;
-        Ok(FfbTick { step, level })
+        Ok(FfbTick {
+            step,
+            level,
+            tripped,
+        })
     }
 
     /// The backend, mutably: to swap in a newly opened device with [`std::mem::swap`] (so
@@ -114,9 +168,12 @@ impl<B: FfbBackend> FfbOutput<B> {
         self.stopped_backend = false;
     }
 
-    /// Start, resume or reconnect at `now`: the output fades in.
+    /// Start, resume or reconnect at `now`: the output fades in (unless killed or cut). The
+    /// wheel's speed and acceleration estimates are expected to restart too: the runaway
+    /// trip waits for them to settle.
     pub fn start(&mut self, now: Duration) {
         self.pipeline.reset();
+        self.runaway.reset();
         self.safety.start(now);
         self.stopped_backend = false;
     }
@@ -147,9 +204,11 @@ impl<B: FfbBackend> FfbOutput<B> {
         self.send_zero()
     }
 
-    /// Re-enables after the kill switch; the output fades in from `now`.
+    /// Re-enables after the kill switch or a runaway cut (the user's decision); the output
+    /// fades in from `now`.
     pub fn enable(&mut self, now: Duration) {
         self.pipeline.reset();
+        self.runaway.idle();
         self.safety.enable(now);
     }
 

@@ -326,6 +326,11 @@ impl FfbPipeline {
         self.ramp.live()
     }
 
+    /// Whether every increase of strength has ramped in ([`crate::ffb::ramp`]).
+    pub fn strength_settled(&self) -> bool {
+        self.ramp.settled()
+    }
+
     /// Replaces the parameters (settings or device facts changed); the slew state is kept.
     /// Strength that rises ramps in over [`crate::ffb::ramp::STRENGTH_RAMP_S`]; strength that
     /// falls acts from the next tick.

@@ -16,6 +16,10 @@
 //! - **Non-finite torque** becomes zero and counts as a fault.
 //! - **Kill switch**: [`FfbSafety::kill`] zeroes the output at once and keeps it at zero,
 //!   whatever else happens, until [`FfbSafety::enable`].
+//! - **Safety cut**: [`FfbSafety::cut`] (the runaway trip, [`crate::ffb::runaway`]) zeroes
+//!   the output at once and holds it at zero like the kill switch, through stops and starts,
+//!   until the user re-enables force feedback ([`FfbSafety::enable`]); its reason stays
+//!   readable ([`FfbSafety::cut_reason`]) so that the user can be told why.
 //!
 //! Clamp and slew limit are the pipeline's ([`crate::ffb::pipeline`]); safety only ever
 //! scales the pipeline's level down, so they hold through it.
@@ -25,6 +29,8 @@
 use std::time::Duration;
 
 use gripline_config::ffb_settings::{FfbSettings, MAX_WATCHDOG_MS, MIN_WATCHDOG_MS};
+
+use crate::ffb::runaway::RunawayCause;
 
 /// How long the watchdog takes to ramp the held output to zero once it fires.
 pub const WATCHDOG_RAMP: Duration = Duration::from_millis(20);
@@ -46,6 +52,9 @@ pub enum StopReason {
     DeviceError,
     /// The device was unplugged.
     Unplugged,
+    /// The runaway trip: the wheel ran away past the car's lock (see
+    /// [`crate::ffb::runaway`]). Latched by [`FfbSafety::cut`] until the user re-enables.
+    Runaway(RunawayCause),
 }
 
 /// Where the safety state machine is.
@@ -147,6 +156,7 @@ pub struct FfbSafety {
     config: SafetyConfig,
     state: SafetyState,
     killed: bool,
+    cut: Option<StopReason>,
     watchdog: Watchdog,
     fade_from: Duration,
     held: f64,
@@ -160,6 +170,7 @@ impl FfbSafety {
             config,
             state: SafetyState::Stopped(StopReason::NotStarted),
             killed: false,
+            cut: None,
             watchdog: Watchdog::new(config.watchdog, WATCHDOG_RAMP),
             fade_from: Duration::ZERO,
             held: 0.0,
@@ -203,10 +214,26 @@ impl FfbSafety {
         self.held = 0.0;
     }
 
-    /// Re-enables after the kill switch; the output fades in from `now`.
+    /// Safety cut for `reason`: zero at once, and held at zero through [`FfbSafety::stop`]
+    /// and [`FfbSafety::start`] until [`FfbSafety::enable`] (the user's decision, not the
+    /// sim's). A second cut keeps the first reason.
+    pub fn cut(&mut self, reason: StopReason) {
+        if self.cut.is_none() {
+            self.cut = Some(reason);
+        }
+        self.held = 0.0;
+    }
+
+    /// Why the output is cut, while it is.
+    pub fn cut_reason(&self) -> Option<StopReason> {
+        self.cut
+    }
+
+    /// Re-enables after the kill switch or a safety cut; the output fades in from `now`.
     pub fn enable(&mut self, now: Duration) {
-        if self.killed {
+        if self.killed || self.cut.is_some() {
             self.killed = false;
+            self.cut = None;
             self.fade_from = now;
         }
     }
@@ -214,6 +241,11 @@ impl FfbSafety {
     /// Whether the kill switch is engaged.
     pub fn is_killed(&self) -> bool {
         self.killed
+    }
+
+    /// Whether the output can be non-zero now: running, not killed, not cut.
+    pub fn is_live(&self) -> bool {
+        self.state == SafetyState::Running && !self.killed && self.cut.is_none()
     }
 
     /// The state.
@@ -247,7 +279,7 @@ impl FfbSafety {
             self.held = x;
             self.watchdog.feed(now);
         }
-        if self.killed || self.state != SafetyState::Running {
+        if !self.is_live() {
             return 0.0;
         }
         let fade = if self.config.fade_in.is_zero() {
@@ -346,5 +378,30 @@ mod tests {
         assert_eq!(s.gate(ms(1), Some(f64::NAN)).to_bits(), 0f64.to_bits());
         assert_eq!(s.gate(ms(2), Some(f64::INFINITY)).to_bits(), 0f64.to_bits());
         assert_eq!(s.faults(), 2);
+    }
+
+    #[test]
+    fn a_cut_holds_through_stop_and_start_until_enable() {
+        let mut s = FfbSafety::new(SafetyConfig {
+            fade_in: Duration::ZERO,
+            ..SafetyConfig::default()
+        });
+        s.start(ms(0));
+        assert!((s.gate(ms(1), Some(0.5)) - 0.5).abs() < 1e-12);
+        let reason = StopReason::Runaway(RunawayCause::PushedOut);
+        s.cut(reason);
+        assert_eq!(s.gate(ms(2), Some(0.5)).to_bits(), 0f64.to_bits());
+        // Pause and resume (the sim's stop and start) do not lift it.
+        s.stop(StopReason::Pause);
+        s.start(ms(3));
+        assert_eq!(s.gate(ms(4), Some(0.5)).to_bits(), 0f64.to_bits());
+        assert!(!s.is_live());
+        // A second cut keeps the first reason.
+        s.cut(StopReason::Runaway(RunawayCause::UnexplainedAcceleration));
+        assert_eq!(s.cut_reason(), Some(reason));
+        // The user re-enables: back, fading in.
+        s.enable(ms(5));
+        assert_eq!(s.cut_reason(), None);
+        assert!((s.gate(ms(6), Some(0.5)) - 0.5).abs() < 1e-12);
     }
 }

@@ -10,6 +10,8 @@ use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::bindings::InputNotice;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
+use gripline_input::ffb::direction_check::DirectionOutcome;
+use gripline_input::ffb::runaway::RunawayCause;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::AidParams;
 
@@ -68,6 +70,11 @@ pub enum Command {
     /// Hold the simulation paused (`true`: the settings screen is open) whatever the player
     /// presses, or release the hold (`false`; the sim stays paused until resumed).
     HoldPause(bool),
+    /// Run the direction check (from the settings screen), paused or not: after the fade-in,
+    /// a pulse of [`gripline_input::ffb::direction_check::DIRECTION_PULSE_FRACTION`] of the
+    /// user's maximum in force, to the left, then the wheel's angle decides; the answer comes
+    /// back as [`SimEvent::FfbDirection`]. Replaces a test effect that is playing.
+    CheckFfbDirection,
 }
 
 /// A force-feedback test effect: its torque replaces the car's while it plays.
@@ -147,6 +154,17 @@ pub enum SimEvent {
     /// [`gripline_input::ffb::effects::auto_gain::MAX_RISE_PER_LAP`] times the gain in
     /// force); nothing changes until the user accepts it.
     AutoGainProposal(f64),
+    /// The runaway trip cut force feedback (the wheel ran away past the car's lock); it
+    /// stays off until [`Command::EnableFfb`].
+    FfbRunaway(RunawayCause),
+    /// A direction check ([`Command::CheckFfbDirection`]) ended.
+    FfbDirection {
+        /// What it found, for the direction in force.
+        outcome: DirectionOutcome,
+        /// The invert the device was driven with during the check: a
+        /// [`DirectionOutcome::Reversed`] means the opposite is right.
+        invert: bool,
+    },
 }
 
 #[cfg(test)]

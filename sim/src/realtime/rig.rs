@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_settings::FfbSettings;
-use gripline_config::soft_lock::SteeringLockMode;
+use gripline_config::soft_lock::{SoftLockSettings, SteeringLockMode};
 use gripline_input::bindings::{ControlMapper, InputNotice, TickOutput};
 use gripline_input::device::{InputBackend, InputEvent};
 use gripline_input::ffb::backend::{FfbBackend, FfbError, NullBackend};
@@ -230,6 +230,12 @@ impl Rig {
         self.ffb.safety().is_killed()
     }
 
+    /// Why force feedback is cut by a safety rule (the runaway trip), while it is: until the
+    /// user re-enables it ([`Rig::set_ffb_killed`] with `false`).
+    pub fn ffb_cut_reason(&self) -> Option<StopReason> {
+        self.ffb.cut_reason()
+    }
+
     /// The device facts of the force-feedback backend in use.
     pub fn ffb_facts(&self) -> &FfbDeviceFacts {
         &self.facts
@@ -294,7 +300,7 @@ impl Rig {
     }
 
     /// Rebuilds what depends on the settings, the device facts and the car: pipeline
-    /// parameters, safety timing, soft lock, rotation mapping.
+    /// parameters, safety timing, soft lock, runaway trip, rotation mapping.
     fn refresh_ffb(&mut self) {
         let facts = *self.ffb_facts_in_force();
         let params = PipelineParams::new(&self.settings, &facts);
@@ -319,6 +325,20 @@ impl Rig {
             )
         });
         self.ffb.pipeline_mut().set_soft_lock(soft_lock);
+        // The runaway trip watches the same lock, whether or not the soft lock renders: with
+        // it off nothing stops a wheel that force feedback drives past the car's lock.
+        let (trip_lock_rad, trip_ramp_rad) = soft_lock_deg.map_or((f64::INFINITY, 0.0), |deg| {
+            let geometry = SoftLock::new(
+                &SoftLockSettings {
+                    enabled: true,
+                    ..self.settings.soft_lock
+                },
+                deg.to_radians(),
+                params.max_torque_nm,
+            );
+            (geometry.lock_rad, geometry.ramp_rad)
+        });
+        self.ffb.set_runaway_lock(trip_lock_rad, trip_ramp_rad);
         // Per-car normalisation: the car's reference torque lands on the soft-clip knee.
         let car_gain = match self.car_reference_nm {
             Some(reference) if self.settings.normalise_car_torque => {

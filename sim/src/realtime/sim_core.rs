@@ -8,7 +8,8 @@
 //!    pauses the session;
 //! 3. unless paused: the autopilot's or the player's controls, one physics step, the lap
 //!    timer, the wheels' rotation; a car that left the world is put back at its start;
-//! 4. the steering-column torque to the force-feedback output;
+//! 4. the steering-column torque to the force-feedback output (or a settings-screen test
+//!    effect's or direction check's torque instead); a runaway trip is told to the UI;
 //! 5. the tick-stamped state to the snapshot ring (dropped and counted when the ring is full),
 //!    and to the [`StateTap`] if one is set (the sound).
 //!
@@ -23,9 +24,11 @@ use std::time::Duration;
 
 use gripline_input::bindings::InputNotice;
 use gripline_input::ffb::backend::FfbError;
+use gripline_input::ffb::direction_check::{DirectionCheck, DirectionStep};
 use gripline_input::ffb::effects::FeelInput;
 use gripline_input::ffb::output::FfbTick;
 use gripline_input::ffb::pipeline::FfbStep;
+use gripline_input::ffb::ramp::STRENGTH_RAMP_S;
 use gripline_input::ffb::safety::StopReason;
 use gripline_physics::powertrain::GearboxMode;
 use rtrb::{Consumer, Producer, RingBuffer};
@@ -54,6 +57,10 @@ pub struct SimCore {
     raw_input: Producer<InputEvent>,
     stats: Arc<SharedStats>,
     ffb_test: Option<(FfbTest, Duration)>,
+    /// A running direction check and when it started.
+    direction_check: Option<(DirectionCheck, Duration)>,
+    /// The force-feedback level sent in the last tick (for the direction check).
+    last_ffb_level: f64,
     paused: bool,
     /// The settings screen holds the pause ([`Command::HoldPause`]).
     pause_held: bool,
@@ -170,6 +177,8 @@ impl SimCore {
             raw_input: rings.raw_input,
             stats,
             ffb_test: None,
+            direction_check: None,
+            last_ffb_level: 0.0,
             paused: false,
             pause_held: false,
             autopilot: false,
@@ -267,7 +276,8 @@ impl SimCore {
             let _ = self.events.push(SimEvent::NextCamera);
         }
         if actions.ffb_off {
-            if self.rig.ffb_killed() {
+            // The binding toggles: a runaway cut counts as off, so it turns force feedback on.
+            if self.rig.ffb_killed() || self.rig.ffb_cut_reason().is_some() {
                 self.enable_ffb(now);
             } else {
                 let result = self.rig.set_ffb_killed(true, now);
@@ -315,22 +325,40 @@ impl SimCore {
                 None
             }
         };
-        // A test effect from the settings screen replaces the car's torque, paused or not.
-        let column = match self.ffb_test {
-            Some((test, started)) => {
+        // A test effect or the direction check from the settings screen replaces the car's
+        // torque, paused or not.
+        let column = match (self.ffb_test, self.direction_check) {
+            (Some((test, started)), _) => {
                 let t = now.saturating_sub(started).as_secs_f64();
                 if let Some(torque) = test.torque_nm(t, input.physical_steering_rad) {
                     Some(RigTorque::AtWheel(torque))
                 } else {
                     self.ffb_test = None;
-                    if self.paused {
-                        let result = self.rig.stop_ffb(StopReason::Pause);
-                        self.ffb_result(&result);
-                    }
+                    self.test_over();
                     column
                 }
             }
-            None => column,
+            (None, Some((mut check, started))) => {
+                let step = check.step(
+                    now.saturating_sub(started),
+                    input.physical_steering_rad,
+                    self.last_ffb_level,
+                );
+                self.direction_check = Some((check, started));
+                match step {
+                    DirectionStep::Torque(torque) => Some(RigTorque::AtWheel(torque)),
+                    DirectionStep::Done(outcome) => {
+                        self.direction_check = None;
+                        let _ = self.events.push(SimEvent::FfbDirection {
+                            outcome,
+                            invert: self.rig.ffb_facts().invert,
+                        });
+                        self.test_over();
+                        column
+                    }
+                }
+            }
+            (None, None) => column,
         };
         // After a backend error force feedback stays off (zero was sent) until re-enabled.
         let ffb = if self.ffb_down {
@@ -340,12 +368,18 @@ impl SimCore {
                 .ffb_tick(now, column, input.physical_steering_rad, dt)
         };
         let (ffb_level, ffb_step) = match ffb {
-            Ok(t) => (t.level, t.step.unwrap_or_default()),
+            Ok(t) => {
+                if let Some(cause) = t.tripped {
+                    let _ = self.events.push(SimEvent::FfbRunaway(cause));
+                }
+                (t.level, t.step.unwrap_or_default())
+            }
             Err(error) => {
                 self.ffb_failed(&error);
                 (0.0, FfbStep::default())
             }
         };
+        self.last_ffb_level = ffb_level;
 
         let stamped = Stamped {
             tick: self.tick,
@@ -361,6 +395,7 @@ impl SimCore {
                 ffb_max_nm: self.rig.ffb().pipeline().params().max_torque_nm,
                 ffb_killed: self.rig.ffb_killed(),
                 ffb_emergency_stopped: self.ffb_emergency,
+                ffb_cut: self.rig.ffb_cut_reason(),
                 autopilot: self.autopilot,
                 paused: self.paused,
                 laps: self.session.lap_times(),
@@ -420,7 +455,9 @@ impl SimCore {
             Command::SetFfbLink(link) => {
                 // After an emergency stop a new link is held at zero until the user
                 // re-enables force feedback.
-                let held = (self.paused && self.ffb_test.is_none()) || self.ffb_emergency;
+                let held =
+                    (self.paused && self.ffb_test.is_none() && self.direction_check.is_none())
+                        || self.ffb_emergency;
                 let old = self.rig.swap_ffb_link(link, now, held);
                 self.ffb_down = self.ffb_emergency;
                 self.retire(Retired::FfbLink(old));
@@ -440,12 +477,42 @@ impl SimCore {
                 self.pause_held = hold;
             }
             Command::FfbTest(test) => {
+                self.direction_check = None;
                 self.ffb_test = Some((test, now));
-                if self.paused && !self.ffb_down {
-                    // Force feedback is stopped while paused: start it for the test.
-                    self.rig.start_ffb(now);
-                }
+                self.start_ffb_for_test(now);
             }
+            Command::CheckFfbDirection => {
+                self.ffb_test = None;
+                let ffb = self.rig.ffb();
+                // Edited facts may still be ramping in (a flipped invert fades from zero):
+                // the pulse waits for them too.
+                let ramp = if ffb.pipeline().strength_settled() {
+                    Duration::ZERO
+                } else {
+                    Duration::from_secs_f64(STRENGTH_RAMP_S)
+                };
+                let check = DirectionCheck::new(
+                    ffb.pipeline().params().max_torque_nm,
+                    ffb.safety().config().fade_in + ramp,
+                );
+                self.direction_check = Some((check, now));
+                self.start_ffb_for_test(now);
+            }
+        }
+    }
+
+    /// Force feedback is stopped while paused: start it (fading in) for a test or check.
+    fn start_ffb_for_test(&mut self, now: Duration) {
+        if self.paused && !self.ffb_down {
+            self.rig.start_ffb(now);
+        }
+    }
+
+    /// A test effect or the direction check ended: while paused, force feedback stops again.
+    fn test_over(&mut self) {
+        if self.paused {
+            let result = self.rig.stop_ffb(StopReason::Pause);
+            self.ffb_result(&result);
         }
     }
 

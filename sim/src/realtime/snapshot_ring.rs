@@ -8,6 +8,7 @@
 //! does) and so gets fresh states again from the next frame on.
 
 use gripline_input::ffb::pipeline::FfbParts;
+use gripline_input::ffb::safety::StopReason;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -40,6 +41,9 @@ pub struct HudFrame {
     /// The emergency stop (a panic somewhere in the program) stopped force feedback: it
     /// stays off until the user turns it back on.
     pub ffb_emergency_stopped: bool,
+    /// Force feedback is cut by a safety rule (the runaway trip), for this reason, until the
+    /// user re-enables it.
+    pub ffb_cut: Option<StopReason>,
     /// The driver model drives.
     pub autopilot: bool,
     /// The simulation is paused (the vehicle state does not advance).

@@ -5,6 +5,8 @@
 mod support;
 
 mod ffb_car_normalisation;
+mod ffb_direction_check;
+mod ffb_runaway;
 mod ffb_soft_lock;
 mod ground_coherence;
 mod laps;

@@ -3,3 +3,4 @@
 pub mod barrier;
 pub mod ffb;
 pub mod lap;
+pub mod rim;
