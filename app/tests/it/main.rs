@@ -4,6 +4,7 @@
 mod support;
 
 mod convergence;
+mod devices_cli;
 mod ffb_reconnect;
 mod render_cli;
 mod sound_live;

@@ -6,6 +6,7 @@ mod settings_broken_files;
 mod settings_fuzz;
 mod settings_migration;
 mod settings_platform_dir;
+mod settings_round_trip;
 mod shipped_tracks;
 mod shipped_tyre_thermal;
 mod shipped_vehicles;

@@ -10,6 +10,7 @@ mod ffb_runaway;
 mod ffb_soft_lock;
 mod ground_coherence;
 mod laps;
+mod realtime_core;
 mod realtime_thread;
 mod replay;
 mod setup_effects;
