@@ -294,41 +294,24 @@ impl SettingsFlow {
             SettingsAction::CheckDirection => Applied {
                 // Like the tests: with the settings on screen (the pulse is a tenth of their
                 // maximum).
-                commands: vec![
-                    Command::PreviewFfbFacts(
-                        self.screen
-                            .as_ref()
-                            .and_then(|open| open.screen.edited_facts()),
-                    ),
-                    Command::SetFfbSettings(Box::new(self.working_ffb())),
-                    Command::CheckFfbDirection,
-                ],
+                commands: {
+                    let mut commands = self.on_screen_ffb();
+                    commands.push(Command::CheckFfbDirection);
+                    commands
+                },
                 ..Applied::default()
             },
             SettingsAction::FfbTest(kind) => {
-                // Tests play with the settings on screen, before Apply, and with the device
-                // facts (peak, invert, rotation) as edited there.
-                let (working, facts) = self.screen.as_ref().map_or_else(
-                    || (self.settings.ffb.clone(), None),
-                    |open| {
-                        (
-                            open.screen.working().ffb.clone(),
-                            open.screen.edited_facts(),
-                        )
-                    },
-                );
-                let nm = 0.5 * working.max_torque_nm;
+                let max_nm = self.working_ffb().max_torque_nm;
                 let test = match kind {
-                    FfbTestKind::PulseLeft => FfbTest::PulseLeft(nm),
-                    FfbTestKind::PulseRight => FfbTest::PulseRight(nm),
-                    FfbTestKind::SpringSweep => FfbTest::SpringSweep(working.max_torque_nm),
+                    FfbTestKind::PulseLeft => FfbTest::PulseLeft(0.5 * max_nm),
+                    FfbTestKind::PulseRight => FfbTest::PulseRight(0.5 * max_nm),
+                    FfbTestKind::SpringSweep => FfbTest::SpringSweep(max_nm),
                 };
+                let mut commands = self.on_screen_ffb();
+                commands.push(Command::FfbTest(test));
                 Applied {
-                    commands: vec![
-                        Command::PreviewFfbFacts(facts),
-                        Command::SetFfbSettings(Box::new(working)),
-                        Command::FfbTest(test),
-                    ],
+                    commands,
                     ..Applied::default()
                 }
             }
@@ -341,6 +324,20 @@ impl SettingsFlow {
                 ..Applied::default()
             },
         }
+    }
+
+    /// The commands that make the sim play what the screen shows, before Apply: the device
+    /// facts (peak, invert, rotation) and the settings as edited. Tests and the direction
+    /// check send them first.
+    fn on_screen_ffb(&self) -> Vec<Command> {
+        let facts = self
+            .screen
+            .as_ref()
+            .and_then(|open| open.screen.edited_facts());
+        vec![
+            Command::PreviewFfbFacts(facts),
+            Command::SetFfbSettings(Box::new(self.working_ffb())),
+        ]
     }
 
     /// The force-feedback settings on screen (those in force when it is closed).
