@@ -5,6 +5,7 @@
 //! Proptest keeps the seeds of past failures in `tests/tests/proptest-regressions/` (the
 //! folder beside this binary's `main.rs`, proptest's default), one `.txt` file per module.
 
+mod file_import_cycles;
 mod mfeval_conformance;
 mod tir_parser;
 mod tire_conventions;
