@@ -13,8 +13,8 @@ use std::io::{IsTerminal as _, Write as _};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use gripline_app::wheel_setup;
 use gripline_config::ffb_settings::FfbBackendChoice;
+use gripline_host::wheel_setup;
 use gripline_input::device::InputBackend as _;
 use gripline_input::evdev_input::EvdevDeviceInfo;
 use gripline_input::ffb::select::{BackendDecision, backend_name};

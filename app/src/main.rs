@@ -20,34 +20,24 @@ mod settings_ui;
 mod tyre_lab;
 mod window;
 
-use gripline_app::ffb_connector;
-
 use std::process::ExitCode;
 
 use clap::Parser;
 
-/// `gripline headless`, with the sound and telemetry observers asked for.
+/// `gripline headless`, with the sound and telemetry outputs asked for.
 fn headless(args: &cli::HeadlessArgs) -> anyhow::Result<()> {
-    use gripline_sim::headless::{ObserverGroup, TickObserver};
-    let mut observers: Vec<Box<dyn TickObserver>> = Vec::new();
-    if let Some(path) = &args.audio {
-        observers.push(Box::new(gripline_app::sound::WavRecorder::new(
-            path,
-            args.audio_rate_hz,
-            args.audio_format.wav(),
-            // The volumes a new player hears in the window.
-            gripline_app::sound::mix_of(&gripline_config::settings::AudioSettings::default()),
-        )));
-    }
-    let targets = args.telemetry.targets()?;
-    if targets.any() {
-        let observer = gripline_sim::telemetry_out::TelemetryObserver::new(targets)
-            .map_err(|e| anyhow::anyhow!("telemetry: {e}"))?;
-        observers.push(Box::new(observer));
-    }
-    let observer: Option<Box<dyn TickObserver>> = (!observers.is_empty())
-        .then(|| Box::new(ObserverGroup(observers)) as Box<dyn TickObserver>);
-    gripline_sim::headless::run_observed(&args.options(), observer).map(|_summary| ())
+    let outputs = gripline_host::headless::HeadlessOutputs {
+        audio: args
+            .audio
+            .as_ref()
+            .map(|path| gripline_host::headless::AudioOut {
+                path: path.clone(),
+                sample_rate_hz: args.audio_rate_hz,
+                format: args.audio_format.wav(),
+            }),
+        telemetry: args.telemetry.targets()?,
+    };
+    gripline_host::headless::run(&args.options(), &outputs).map(|_summary| ())
 }
 
 fn main() -> ExitCode {

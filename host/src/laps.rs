@@ -1,4 +1,4 @@
-//! The window's laps: every timed lap recorded from the snapshots the UI receives, the book
+//! The laps of a drive: every timed lap recorded from the snapshots the UI receives, the book
 //! of last, session-best and best-ever laps (the best ever per car and track saved in
 //! `laps/` of the settings folder, off the UI thread), the live delta and the ghost against
 //! the best, and lap export for the analysis screen.
@@ -23,20 +23,18 @@ pub enum WhichLap {
     Best,
 }
 
-/// The window's laps (see the module docs).
+/// The laps of a drive (see the module docs).
 #[derive(Debug)]
-pub struct WindowLaps {
+pub struct DriveLaps {
     recorder: LapRecorder,
     book: LapBook,
     facts: LapFacts,
     laps_dir: Option<PathBuf>,
     /// Draw the ghost of the best lap.
     pub ghost_on: bool,
-    /// The lap analysis screen is open.
-    pub analysis_open: bool,
 }
 
-impl WindowLaps {
+impl DriveLaps {
     /// The laps of `session`'s car and track, the best ever loaded from `data_dir/laps`.
     /// Returns a warning to show for a best-lap file that could not be used.
     pub fn new(data_dir: Option<PathBuf>, session: &Session) -> (Self, Option<String>) {
@@ -62,13 +60,12 @@ impl WindowLaps {
                 facts,
                 laps_dir,
                 ghost_on: true,
-                analysis_open: false,
             },
             warning,
         )
     }
 
-    /// The same settings (ghost, analysis) for a new car or track.
+    /// The same setting (the ghost) for a new car or track.
     pub fn for_session(
         &self,
         data_dir: Option<PathBuf>,
@@ -76,7 +73,6 @@ impl WindowLaps {
     ) -> (Self, Option<String>) {
         let (mut next, warning) = Self::new(data_dir, session);
         next.ghost_on = self.ghost_on;
-        next.analysis_open = self.analysis_open;
         (next, warning)
     }
 
@@ -87,7 +83,7 @@ impl WindowLaps {
             &stamped.hud.laps,
             &stamped.wheel_rotation_rad,
         )?;
-        let time = crate::window::hud::lap_time_label(Some(lap.lap_time_s));
+        let time = lap_time_label(Some(lap.lap_time_s));
         let verdict = self.book.add(lap);
         Some(match verdict {
             LapVerdict::PersonalBest => {
@@ -162,7 +158,7 @@ impl WindowLaps {
             .join("exports");
         let name = format!(
             "{}-{}-{}-{:.3}s.csv",
-            super::recordings::timestamp(),
+            crate::recordings::timestamp(),
             file_safe(&self.facts.vehicle),
             file_safe(&self.facts.track),
             lap.lap_time_s
@@ -173,21 +169,29 @@ impl WindowLaps {
     }
 }
 
-/// The render pose of a lap sample (the ghost).
-pub fn ghost_pose(sample: &LapSample) -> gripline_render::pose::VehiclePose {
-    gripline_render::pose::VehiclePose {
-        position: sample.position_m,
-        orientation: sample.orientation,
-        wheels: std::array::from_fn(|i| {
-            let w = &sample.wheels[i];
-            gripline_render::pose::WheelPose {
-                centre_world: w.centre_m,
-                steer_rad: w.steer_rad,
-                spin_angle_rad: w.spin_angle_rad,
-                travel_m: w.travel_m,
-            }
-        }),
-        steering_wheel_rad: sample.steering_wheel_rad,
-        brake_lamps_lit: sample.brake > gripline_render::pose::BRAKE_LAMP_PEDAL,
+/// `m:ss.mmm`, or `-:--.---` when there is none.
+pub fn lap_time_label(seconds: Option<f64>) -> String {
+    match seconds {
+        Some(t) if t.is_finite() && t >= 0.0 => {
+            let millis = (t * 1000.0).round();
+            let minutes = (millis / 60_000.0).floor();
+            let rest = (millis - minutes * 60_000.0) / 1000.0;
+            format!("{minutes:.0}:{rest:06.3}")
+        }
+        _ => "-:--.---".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lap_time_label;
+
+    #[test]
+    fn lap_times_format_with_milliseconds() {
+        assert_eq!(lap_time_label(Some(115.1234)), "1:55.123");
+        assert_eq!(lap_time_label(Some(59.9996)), "1:00.000");
+        assert_eq!(lap_time_label(Some(0.0)), "0:00.000");
+        assert_eq!(lap_time_label(None), "-:--.---");
+        assert_eq!(lap_time_label(Some(f64::NAN)), "-:--.---");
     }
 }

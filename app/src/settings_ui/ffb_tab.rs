@@ -31,7 +31,7 @@ impl SettingsScreen {
     /// function the wheel set-up uses when it opens the device).
     fn device_facts(&self, device: Option<&DeviceIdentity>) -> Option<FfbDeviceFacts> {
         device.map(|d| {
-            gripline_app::wheel_setup::device_facts(&self.working.bindings, &self.working.ffb, d)
+            gripline_host::wheel_setup::device_facts(&self.working.bindings, &self.working.ffb, d)
         })
     }
 

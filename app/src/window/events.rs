@@ -1,11 +1,18 @@
 //! winit's events: the window's lifecycle, keys, and the sim thread's events drained each
 //! frame.
 
-use super::{
-    ActiveEventLoop, App, ApplicationHandler, Command, Duration, ElementState, FfbConnector,
-    InputNotice, Instant, KeyCode, KeyEvent, PhysicalKey, SimEvent, WindowEvent, WindowId,
-    keyboard,
-};
+use std::time::{Duration, Instant};
+
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, KeyEvent, WindowEvent};
+use winit::event_loop::ActiveEventLoop;
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::WindowId;
+
+use gripline_host::drive::DriveEvent;
+
+use super::app_state::App;
+use super::keyboard;
 
 impl App {
     pub(super) fn on_key(&mut self, event_loop: &ActiveEventLoop, event: &KeyEvent) {
@@ -14,7 +21,7 @@ impl App {
         };
         let pressed = event.state == ElementState::Pressed;
         // The replay viewer takes the keys; the live car gets none of them.
-        if self.viewer.is_some() {
+        if self.replay.viewer.is_some() {
             if pressed && !event.repeat {
                 self.viewer_key(code);
             }
@@ -22,20 +29,21 @@ impl App {
         }
         if pressed && !event.repeat && !self.flow.is_open() {
             match code {
-                KeyCode::KeyL => self.laps.analysis_open = !self.laps.analysis_open,
+                KeyCode::KeyL => self.lap_analysis_open = !self.lap_analysis_open,
                 KeyCode::KeyG => {
-                    self.laps.ghost_on = !self.laps.ghost_on;
-                    let text = if self.laps.ghost_on {
+                    let laps = self.drive.laps_mut();
+                    laps.ghost_on = !laps.ghost_on;
+                    let text = if laps.ghost_on {
                         "Ghost of the best lap: on"
                     } else {
                         "Ghost of the best lap: off"
                     };
                     self.notify(text.to_owned());
                 }
-                KeyCode::Escape if self.laps.analysis_open || self.replay_picker.is_some() => {
+                KeyCode::Escape if self.lap_analysis_open || self.replay.picker.is_some() => {
                     // Closes the screen on top; the car does not see this Esc.
-                    self.laps.analysis_open = false;
-                    self.replay_picker = None;
+                    self.lap_analysis_open = false;
+                    self.replay.picker = None;
                     return;
                 }
                 _ => {}
@@ -82,75 +90,26 @@ impl App {
     }
 
     pub(super) fn drain_events(&mut self) {
-        let Some(sim) = self.sim.as_mut() else { return };
         let now = self
             .running
             .as_ref()
             .map_or(Duration::ZERO, |r| r.started.elapsed());
-        while let Some(event) = sim.next_raw_input() {
-            self.flow.live.feed(&event, now);
-        }
         let mut cycle_camera = 0;
         let mut notices = Vec::new();
-        while let Some(event) = sim.next_event() {
+        for event in self.drive.poll(&self.flow.settings) {
             match event {
-                // Dropped here, on the UI thread, never on the sim thread.
-                SimEvent::Retired(retired) => drop(retired),
-                SimEvent::NextCamera => cycle_camera += 1,
-                SimEvent::CarRecovered => notices.push("Car recovered to the start".to_owned()),
-                SimEvent::AutoGainProposal(gain) => {
+                DriveEvent::RawInput(event) => self.flow.live.feed(&event, now),
+                DriveEvent::NextCamera => cycle_camera += 1,
+                DriveEvent::Notice(text) => notices.push(text),
+                DriveEvent::AutoGainProposal(gain) => {
                     notices.push(self.flow.auto_gain_proposed(gain));
                 }
-                SimEvent::FfbRunaway(cause) => {
-                    let text = format!(
-                        "Force feedback CUT: {}. It stays off until you turn it back on \
-                         (Settings, Force feedback).",
-                        cause.describe()
-                    );
-                    eprintln!("gripline: {text}");
-                    notices.push(text);
-                }
-                SimEvent::FfbDirection { outcome, invert } => {
+                DriveEvent::FfbDirection { outcome, invert } => {
                     notices.push(self.flow.direction_checked(outcome, invert));
                 }
-                SimEvent::FfbFailed => {
-                    notices.push(
-                        "Force feedback stopped: the wheel did not accept a write; \
-                         reconnecting"
-                            .to_owned(),
-                    );
-                    if let Some(connector) = &self.connector {
-                        connector.device_failed();
-                    }
-                }
-                // Not reconnected: it stays off until the user turns it back on (the HUD
-                // and the Force feedback tab keep saying so meanwhile).
-                SimEvent::FfbEmergencyStopped => {
-                    eprintln!("gripline: force feedback stopped by the emergency stop");
-                    notices.push(FFB_EMERGENCY_NOTICE.to_owned());
-                }
-                SimEvent::FfbReopen => {
-                    notices.push("Force feedback back on: opening the wheel again".to_owned());
-                    if let Some(connector) = &self.connector {
-                        connector.reenable();
-                    }
-                }
-                SimEvent::Input(notice) => {
-                    if let (InputNotice::DeviceConnected { .. }, Some(connector)) =
-                        (notice, &self.connector)
-                    {
-                        connector.device_plugged();
-                    }
-                    notices.push(input_notice_text(notice));
-                }
+                DriveEvent::FfbEmergencyStopped => notices.push(FFB_EMERGENCY_NOTICE.to_owned()),
+                DriveEvent::Swapped(loaded) => self.on_swapped(&loaded),
             }
-        }
-        if let Some(opened) = self.connector.as_ref().and_then(FfbConnector::poll) {
-            eprintln!("gripline: {}", opened.summary);
-            notices.push(opened.summary);
-            // When the queue is full the link is freed here, never on the sim thread; the
-            // connector tries again on the next failure or plug.
-            let _ = sim.send(Command::SetFfbLink(Box::new(opened.link)));
         }
         if let Some(r) = self.running.as_mut() {
             for _ in 0..cycle_camera {
@@ -166,17 +125,6 @@ impl App {
 /// What the screen says while the emergency stop holds force feedback off.
 pub(super) const FFB_EMERGENCY_NOTICE: &str = "Force feedback is OFF: stopped by the emergency \
      stop after an internal error. Turn it back on in Settings › Force feedback";
-
-fn input_notice_text(notice: gripline_input::bindings::InputNotice) -> String {
-    use gripline_input::bindings::InputNotice;
-    match notice {
-        InputNotice::DeviceConnected { .. } => "Input device connected".to_owned(),
-        InputNotice::DeviceLost { .. } => "Input device lost: paused".to_owned(),
-        InputNotice::TooManyDevices { .. } => {
-            "Too many input devices: the newest one is ignored".to_owned()
-        }
-    }
-}
 
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {

@@ -1,14 +1,24 @@
 //! One frame: the snapshots drained and interpolated, the camera, the scene, the HUD and
 //! menus, presenting, the screenshot, and the frame-rate and tick-rate figures.
 
-use super::*;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use gripline_render::{FrameInput, SpinAngles, VehiclePose};
+use gripline_sim::realtime::Command;
+use winit::event_loop::{ActiveEventLoop, ControlFlow};
+
+use super::app_state::App;
+use super::pause_menu::MenuChoice;
+use super::{ffb_graph, hud, lap_analysis, pause_menu, replay_controls, settings_flow};
 
 impl App {
     pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         self.drain_events();
         let exit_due = self.exit_due();
-        let Some(sim) = self.sim.as_mut() else { return };
-        let stats = sim.stats();
+        let Some(stats) = self.drive.stats() else {
+            return;
+        };
         let Some(r) = self.running.as_mut() else {
             return;
         };
@@ -18,14 +28,7 @@ impl App {
             .map_or(0.0, |t| frame_start.duration_since(t).as_secs_f64());
         r.last_frame = Some(frame_start);
 
-        let laps = &mut self.laps;
-        let mut lap_notice = None;
-        r.interpolator.drain_each(sim.snapshots(), |s| {
-            if let Some(text) = laps.feed(s) {
-                lap_notice = Some(text);
-            }
-        });
-        if let Some(text) = lap_notice {
+        if let Some(text) = self.drive.drain_snapshots(&mut r.interpolator) {
             r.notice = Some((text, Instant::now()));
         }
         let now = r.started.elapsed();
@@ -39,7 +42,7 @@ impl App {
         };
         // In the replay viewer, the replay's car at the playhead instead of the live one.
         let mut replay_pose = None;
-        if let Some(viewer) = self.viewer.as_mut() {
+        if let Some(viewer) = self.replay.viewer.as_mut() {
             viewer.advance(dt_s);
             if let Some((pose, frame)) = viewer.frame() {
                 replay_pose = Some(pose);
@@ -66,11 +69,12 @@ impl App {
         let pose =
             replay_pose.unwrap_or_else(|| VehiclePose::from_snapshot(&stamped.snapshot, &spin));
         r.camera.update(&pose, dt_s);
-        let live = self.viewer.is_none();
+        let live = self.replay.viewer.is_none();
         let ghost = if live {
-            self.laps
+            self.drive
+                .laps()
                 .ghost(&stamped.hud.laps)
-                .map(|sample| laps::ghost_pose(&sample))
+                .map(|sample| ghost_pose(&sample))
         } else {
             None
         };
@@ -115,9 +119,9 @@ impl App {
             });
         let hud_inputs = hud::HudInputs {
             snapshot: &stamped.snapshot,
-            redline_rpm: self.dash.redline_rpm,
-            limiter_rpm: self.dash.limiter_rpm,
-            lock_deg: self.dash.lock_deg,
+            redline_rpm: self.shown.dash.redline_rpm,
+            limiter_rpm: self.shown.dash.limiter_rpm,
+            lock_deg: self.shown.dash.lock_deg,
             ffb: Some((stamped.hud.ffb_level, stamped.hud.ffb_clipping_fraction)),
             ffb_cut: stamped.hud.ffb_cut.is_some(),
             laps: hud::LapFigures {
@@ -126,7 +130,7 @@ impl App {
                 best_s: stamped.hud.laps.best_lap_s,
                 count: stamped.hud.laps.laps_completed,
                 delta_s: if live {
-                    self.laps.delta_s(&stamped.hud.laps)
+                    self.drive.laps().delta_s(&stamped.hud.laps)
                 } else {
                     None
                 },
@@ -171,12 +175,13 @@ impl App {
         let mut differs_answer = None;
         let window = r.window.clone();
         let flow = &mut self.flow;
-        let aids_of_car = &self.aids_of_car;
-        let laps = &self.laps;
-        let viewer = self.viewer.as_ref();
-        let picker = self.replay_picker.as_deref();
-        let differs = self.replay_differs.as_ref();
-        let saved_dir = self.recordings.saved_dir();
+        let aids_of_car = self.drive.aids_of_car();
+        let laps = self.drive.laps();
+        let analysis_open = self.lap_analysis_open;
+        let viewer = self.replay.viewer.as_ref();
+        let picker = self.replay.picker.as_deref();
+        let differs = self.replay.differs.as_ref();
+        let saved_dir = self.drive.saved_replays_dir();
         let camera_name = r.camera.mode.name();
         let prepared = r.egui.run(&window, |ctx| {
             if let Some(viewer) = viewer {
@@ -190,7 +195,7 @@ impl App {
                 differs_answer = replay_controls::differs_dialog(ctx, path, list);
             } else if let Some(files) = picker {
                 picked = replay_controls::picker(ctx, files, saved_dir);
-            } else if laps.analysis_open {
+            } else if analysis_open {
                 analysis = lap_analysis::draw(ctx, laps);
             } else if flow.is_open() {
                 applied = flow.show(ctx, aids_of_car);
@@ -205,7 +210,7 @@ impl App {
         }
         let [width, height] = r.surface.size();
         let input =
-            FrameInput::new(&pose, &r.camera, &self.visual, width, height).with_ghost(ghost);
+            FrameInput::new(&pose, &r.camera, &self.shown.visual, width, height).with_ghost(ghost);
         let mut encoder = r
             .gpu
             .device
@@ -271,13 +276,13 @@ impl App {
                 self.send(Command::Reset);
                 self.send(Command::Resume);
             }
-            Some(MenuChoice::LapAnalysis) => self.laps.analysis_open = true,
+            Some(MenuChoice::LapAnalysis) => self.lap_analysis_open = true,
             Some(MenuChoice::SaveReplay) => self.save_replay(),
             Some(MenuChoice::Replays) => self.open_replay_picker(),
             Some(MenuChoice::Settings) => {
                 self.keyboard.release_all();
                 self.flow
-                    .open(self.dash.lock_deg, settings_flow::Tab::Controls);
+                    .open(self.shown.dash.lock_deg, settings_flow::Tab::Controls);
             }
             Some(MenuChoice::Quit) => {
                 if let Some(r) = self.running.as_mut() {
@@ -294,9 +299,9 @@ impl App {
             self.on_applied(applied);
         }
         match analysis {
-            Some(lap_analysis::AnalysisAction::Close) => self.laps.analysis_open = false,
+            Some(lap_analysis::AnalysisAction::Close) => self.lap_analysis_open = false,
             Some(lap_analysis::AnalysisAction::Export(which)) => {
-                let text = match self.laps.export(which) {
+                let text = match self.drive.laps().export(which) {
                     Ok(path) => format!("Lap saved: {}", path.display()),
                     Err(error) => format!("Lap not saved: {error:#}"),
                 };
@@ -315,8 +320,6 @@ impl App {
             self.on_differs_answer(answer);
         }
         self.poll_replay_loader();
-        self.poll_loader();
-        self.poll_sound();
         let quit = self.running.as_ref().is_some_and(|r| r.quit_requested);
         if exit_due || quit {
             event_loop.exit();
@@ -328,46 +331,21 @@ impl App {
     }
 }
 
-/// The sim thread's tick rate, measured by the UI over half-second windows.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct TickRate {
-    mark: Option<(Instant, u64)>,
-    rate_hz: f64,
-}
-
-impl TickRate {
-    pub(super) fn update(&mut self, ticks: u64, now: Instant) -> f64 {
-        match self.mark {
-            None => self.mark = Some((now, ticks)),
-            Some((at, then)) => {
-                let span = now.duration_since(at).as_secs_f64();
-                if span >= 0.5 {
-                    self.rate_hz = ticks.saturating_sub(then) as f64 / span;
-                    self.mark = Some((now, ticks));
-                }
+/// The render pose of a lap sample (the ghost).
+fn ghost_pose(sample: &gripline_sim::laps::LapSample) -> gripline_render::pose::VehiclePose {
+    gripline_render::pose::VehiclePose {
+        position: sample.position_m,
+        orientation: sample.orientation,
+        wheels: std::array::from_fn(|i| {
+            let w = &sample.wheels[i];
+            gripline_render::pose::WheelPose {
+                centre_world: w.centre_m,
+                steer_rad: w.steer_rad,
+                spin_angle_rad: w.spin_angle_rad,
+                travel_m: w.travel_m,
             }
-        }
-        self.rate_hz
+        }),
+        steering_wheel_rad: sample.steering_wheel_rad,
+        brake_lamps_lit: sample.brake > gripline_render::pose::BRAKE_LAMP_PEDAL,
     }
-}
-
-pub(super) fn stats_report(stats: &gripline_sim::realtime::SimStats) -> String {
-    format!(
-        "sim ticks: {}  lateness p50 {:.0} µs  p99 {:.0} µs  max {:.0} µs\n\
-         missed ticks: {}  dropped after stalls: {}  snapshots dropped: {}\n\
-         tick cost: mean {:.1} µs  p99 {:.1} µs  max {:.1} µs  priority raised: {}  \
-         spin before deadlines: {:.0} µs",
-        stats.ticks,
-        stats.lateness_p50_us,
-        stats.lateness_p99_us,
-        stats.lateness_max_us,
-        stats.missed_ticks,
-        stats.dropped_ticks,
-        stats.dropped_snapshots,
-        stats.step_cost_mean_us,
-        stats.step_cost_p99_us,
-        stats.step_cost_max_us,
-        stats.priority_raised,
-        stats.spin_us
-    )
 }

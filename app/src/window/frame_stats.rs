@@ -90,6 +90,50 @@ impl FrameStats {
     }
 }
 
+/// The sim thread's tick rate, measured by the UI over half-second windows.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct TickRate {
+    mark: Option<(Instant, u64)>,
+    rate_hz: f64,
+}
+
+impl TickRate {
+    pub(crate) fn update(&mut self, ticks: u64, now: Instant) -> f64 {
+        match self.mark {
+            None => self.mark = Some((now, ticks)),
+            Some((at, then)) => {
+                let span = now.duration_since(at).as_secs_f64();
+                if span >= 0.5 {
+                    self.rate_hz = ticks.saturating_sub(then) as f64 / span;
+                    self.mark = Some((now, ticks));
+                }
+            }
+        }
+        self.rate_hz
+    }
+}
+
+pub(crate) fn stats_report(stats: &gripline_sim::realtime::SimStats) -> String {
+    format!(
+        "sim ticks: {}  lateness p50 {:.0} µs  p99 {:.0} µs  max {:.0} µs\n\
+         missed ticks: {}  dropped after stalls: {}  snapshots dropped: {}\n\
+         tick cost: mean {:.1} µs  p99 {:.1} µs  max {:.1} µs  priority raised: {}  \
+         spin before deadlines: {:.0} µs",
+        stats.ticks,
+        stats.lateness_p50_us,
+        stats.lateness_p99_us,
+        stats.lateness_max_us,
+        stats.missed_ticks,
+        stats.dropped_ticks,
+        stats.dropped_snapshots,
+        stats.step_cost_mean_us,
+        stats.step_cost_p99_us,
+        stats.step_cost_max_us,
+        stats.priority_raised,
+        stats.spin_us
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

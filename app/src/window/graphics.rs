@@ -1,7 +1,24 @@
 //! The window's graphics: the window, surface, GPU and scene at start, and the graphics
 //! settings (present mode, quality tier, MSAA) applied without a restart.
 
-use super::*;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context as _, Result};
+use gripline_config::settings::{Fullscreen, QualityChoice};
+use gripline_render::window_surface::WindowSurface;
+use gripline_render::{
+    AdapterChoice, Camera, GpuContext, QualityTier, RenderSettings, SceneRenderer,
+};
+use gripline_sim::realtime::{Command, Interpolator};
+use winit::event_loop::ActiveEventLoop;
+use winit::window::Window;
+
+use super::app_state::{App, Running};
+use super::egui_layer::EguiLayer;
+use super::ffb_graph;
+use super::frame_stats::{FrameStats, TickRate};
+use super::surface_window::{WinitWindow, present_choice};
 
 impl App {
     pub(super) fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
@@ -48,10 +65,10 @@ impl App {
             &gpu,
             surface.scene_format(),
             &settings,
-            &self.track_mesh,
-            &self.visual,
+            &self.shown.track_mesh,
+            &self.shown.visual,
         );
-        scene.set_track_scene(self.track_scene.as_deref());
+        scene.set_track_scene(self.shown.track_scene.as_deref());
         let egui = EguiLayer::new(&window, &gpu, surface.ui_format());
         let mut camera = Camera::new(self.options.camera);
         camera.fov_deg = self.options.fov_deg;
@@ -91,11 +108,11 @@ impl App {
                 .map(|text| (text, Instant::now())),
             quit_requested: false,
         });
-        self.laps.analysis_open = self.options.lap_analysis;
+        self.lap_analysis_open = self.options.lap_analysis;
         self.open_startup_replay();
         if let Some(tab) = self.options.settings_tab {
             self.send(Command::Pause);
-            self.flow.open(self.dash.lock_deg, tab);
+            self.flow.open(self.shown.dash.lock_deg, tab);
         }
         window.request_redraw();
         Ok(())
@@ -144,12 +161,12 @@ impl App {
             &r.gpu,
             r.surface.scene_format(),
             &settings,
-            &self.track_mesh,
-            &self.visual,
+            &self.shown.track_mesh,
+            &self.shown.visual,
         );
         // The replay viewer draws the replay's track: the live track's scenery stays out.
-        if self.track_mesh_live.is_none() {
-            r.scene.set_track_scene(self.track_scene.as_deref());
+        if self.replay.live.is_none() {
+            r.scene.set_track_scene(self.shown.track_scene.as_deref());
         }
     }
 }
@@ -157,30 +174,6 @@ impl App {
 /// The textured scenery of the session's track when it is an imported TORCS track with a
 /// scene file; its warnings (missing textures) and errors are printed, and a scene that
 /// cannot be read leaves the generated ground in its place.
-pub(super) fn track_scene_of(session: &Session) -> Option<Arc<gripline_config::torcs::TrackScene>> {
-    match gripline_config::torcs::scene_for_track(session.world().track()?)? {
-        Ok(scene) => {
-            eprintln!(
-                "gripline: scenery {}: {} triangles in {} batches, {} textures",
-                scene.source.display(),
-                scene.triangle_count(),
-                scene.batches.len(),
-                scene.textures.len()
-            );
-            for warning in &scene.warnings {
-                eprintln!("gripline: scenery: {warning}");
-            }
-            Some(Arc::new(scene))
-        }
-        Err(error) => {
-            eprintln!(
-                "gripline: the track's scenery cannot be drawn ({error}); the generated ground is drawn instead"
-            );
-            None
-        }
-    }
-}
-
 /// The sim thread's figures for `--stats`.
 /// The tier the adapter gets automatically.
 fn automatic_quality(gpu: &GpuContext) -> QualityTier {

@@ -5,6 +5,7 @@
 //! layout does not depend on where the numbers come from.
 
 use egui::{Align2, Color32, Context, FontId, Pos2, Rect, RichText, Stroke, Ui, Vec2};
+use gripline_host::laps::lap_time_label;
 use gripline_physics::vehicle::Snapshot;
 
 /// Everything the HUD shows.
@@ -250,19 +251,6 @@ pub fn gear_label(gear: i8) -> String {
         0 => "N".to_owned(),
         g if g < 0 => "R".to_owned(),
         g => g.to_string(),
-    }
-}
-
-/// `m:ss.mmm`, or `-:--.---` when there is none.
-pub fn lap_time_label(seconds: Option<f64>) -> String {
-    match seconds {
-        Some(t) if t.is_finite() && t >= 0.0 => {
-            let millis = (t * 1000.0).round();
-            let minutes = (millis / 60_000.0).floor();
-            let rest = (millis - minutes * 60_000.0) / 1000.0;
-            format!("{minutes:.0}:{rest:06.3}")
-        }
-        _ => "-:--.---".to_owned(),
     }
 }
 
@@ -554,14 +542,5 @@ mod tests {
         assert_eq!(gear_label(-1), "R");
         assert_eq!(gear_label(0), "N");
         assert_eq!(gear_label(3), "3");
-    }
-
-    #[test]
-    fn lap_times_format_with_milliseconds() {
-        assert_eq!(lap_time_label(Some(115.1234)), "1:55.123");
-        assert_eq!(lap_time_label(Some(59.9996)), "1:00.000");
-        assert_eq!(lap_time_label(Some(0.0)), "0:00.000");
-        assert_eq!(lap_time_label(None), "-:--.---");
-        assert_eq!(lap_time_label(Some(f64::NAN)), "-:--.---");
     }
 }

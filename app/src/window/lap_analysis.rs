@@ -8,8 +8,8 @@
 use egui::{Align2, Color32, FontId, Pos2, RichText, Sense, Stroke, Ui, Vec2};
 use gripline_sim::laps::{CompletedLap, LapSample, SECTORS};
 
-use super::hud::lap_time_label;
-use super::laps::{WhichLap, WindowLaps};
+use gripline_host::laps::lap_time_label;
+use gripline_host::laps::{DriveLaps, WhichLap};
 
 const LAST: Color32 = Color32::from_rgb(255, 170, 60);
 const BEST: Color32 = Color32::from_rgb(90, 200, 255);
@@ -74,7 +74,7 @@ const CHANNELS: [Channel; 6] = [
 ];
 
 /// Draws the screen; returns what the user clicked.
-pub fn draw(ctx: &egui::Context, laps: &WindowLaps) -> Option<AnalysisAction> {
+pub fn draw(ctx: &egui::Context, laps: &DriveLaps) -> Option<AnalysisAction> {
     let mut action = None;
     let screen = ctx.content_rect();
     egui::Window::new("Lap analysis")

@@ -1,6 +1,16 @@
 //! The window's options and their sources: the command line over the saved settings.
 
-use super::*;
+use std::path::PathBuf;
+
+use anyhow::{Context as _, Result};
+use gripline_config::settings::{
+    Fullscreen, PresentMode as PresentChoice, QualityChoice, Settings, SettingsStore,
+};
+use gripline_physics::powertrain::GearboxMode;
+use gripline_render::CameraMode;
+
+use super::settings_flow;
+use super::settings_flow::SettingsFlow;
 
 /// How the window starts.
 #[derive(Clone, Debug)]
@@ -91,7 +101,7 @@ pub fn parse_size(text: &str) -> Result<[u32; 2]> {
 ///
 /// # Errors
 /// As [`run`], and a bad `--size` or `--exit-after`.
-pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
+pub fn from_args(args: &crate::cli::WindowArgs) -> Result<(WindowOptions, SettingsFlow)> {
     if let Some(s) = args.exit_after {
         anyhow::ensure!(
             s.is_finite() && s >= 0.0,
@@ -168,7 +178,7 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
             }
         }),
     };
-    run(options, SettingsFlow::new(settings, store))
+    Ok((options, SettingsFlow::new(settings, store)))
 }
 
 fn settings_tab(arg: crate::cli::SettingsTabArg) -> settings_flow::Tab {

@@ -3,24 +3,27 @@
 
 use std::path::{Path, PathBuf};
 
+use gripline_sim::realtime::Command;
+use winit::keyboard::KeyCode;
+
+use super::app_state::App;
 use super::replay_controls::{PickerChoice, ViewerAction};
 use super::replay_viewer::{LoadFailure, ReplayViewer, TimelineLoader, list_replays};
-use super::{App, Command, KeyCode};
 
 impl App {
     /// Opens the replay picker.
     pub(super) fn open_replay_picker(&mut self) {
         let files = self
-            .recordings
-            .saved_dir()
+            .drive
+            .saved_replays_dir()
             .map(list_replays)
             .unwrap_or_default();
-        self.replay_picker = Some(files);
+        self.replay.picker = Some(files);
     }
 
     /// Acts on the picker.
     pub(super) fn on_picker(&mut self, choice: PickerChoice) {
-        self.replay_picker = None;
+        self.replay.picker = None;
         match choice {
             PickerChoice::Play(path) => self.load_replay(&path, false),
             PickerChoice::ThisDrive => self.watch_this_drive(),
@@ -30,7 +33,7 @@ impl App {
 
     /// Saves the drive so far (pause menu).
     pub(super) fn save_replay(&mut self) {
-        let text = match self.recordings.save() {
+        let text = match self.drive.recordings().save() {
             Ok(path) => format!("Replay saved: {}", path.display()),
             Err(error) => format!("Replay not saved: {error:#}"),
         };
@@ -40,7 +43,7 @@ impl App {
 
     /// Watches the drive so far: a complete copy of the recording in progress.
     fn watch_this_drive(&mut self) {
-        match self.recordings.save() {
+        match self.drive.recordings().save() {
             Ok(path) => self.load_replay(&path, false),
             Err(error) => self.notify(format!("No replay of this drive: {error:#}")),
         }
@@ -50,7 +53,7 @@ impl App {
     pub(super) fn load_replay(&mut self, path: &Path, force: bool) {
         match TimelineLoader::spawn(path, force) {
             Ok(loader) => {
-                self.replay_loader = Some(loader);
+                self.replay.loader = Some(loader);
                 self.notify(format!("Loading the replay {}…", path.display()));
             }
             Err(error) => self.notify(format!("Cannot load the replay: {error}")),
@@ -59,19 +62,19 @@ impl App {
 
     /// Enters the viewer once the replay is ready, or reports why not.
     pub(super) fn poll_replay_loader(&mut self) {
-        let Some(loader) = self.replay_loader.as_ref() else {
+        let Some(loader) = self.replay.loader.as_ref() else {
             return;
         };
         let Some(result) = loader.poll() else { return };
         let path = loader.path.clone();
-        self.replay_loader = None;
+        self.replay.loader = None;
         match result {
             Ok(timeline) => {
                 self.send(Command::Pause);
                 self.keyboard.release_all();
-                self.track_mesh_live = Some((
-                    std::mem::replace(&mut self.track_mesh, timeline.track.clone()),
-                    std::mem::replace(&mut self.visual, timeline.visual.clone()),
+                self.replay.live = Some((
+                    std::mem::replace(&mut self.shown.track_mesh, timeline.track.clone()),
+                    std::mem::replace(&mut self.shown.visual, timeline.visual.clone()),
                 ));
                 self.rebuild_scene();
                 if let Some(r) = self.running.as_mut() {
@@ -84,10 +87,10 @@ impl App {
                     path.display()
                 );
                 self.notify(format!("Replay: {}", timeline.title));
-                self.viewer = Some(ReplayViewer::new(timeline));
+                self.replay.viewer = Some(ReplayViewer::new(timeline));
             }
             Err(LoadFailure::Differs(differences)) => {
-                self.replay_differs = Some((path, differences));
+                self.replay.differs = Some((path, differences));
             }
             Err(LoadFailure::Error(error)) => {
                 eprintln!("gripline: replay: {error:#}");
@@ -98,7 +101,7 @@ impl App {
 
     /// The answer to "play anyway?".
     pub(super) fn on_differs_answer(&mut self, play: bool) {
-        if let Some((path, _)) = self.replay_differs.take()
+        if let Some((path, _)) = self.replay.differs.take()
             && play
         {
             self.load_replay(&path, true);
@@ -107,12 +110,12 @@ impl App {
 
     /// Leaves the viewer: the live car and track back, still paused.
     pub(super) fn exit_viewer(&mut self) {
-        if self.viewer.take().is_none() {
+        if self.replay.viewer.take().is_none() {
             return;
         }
-        if let Some((track, visual)) = self.track_mesh_live.take() {
-            self.track_mesh = track;
-            self.visual = visual;
+        if let Some((track, visual)) = self.replay.live.take() {
+            self.shown.track_mesh = track;
+            self.shown.visual = visual;
             self.rebuild_scene();
         }
         if let Some(r) = self.running.as_mut() {
@@ -133,7 +136,7 @@ impl App {
             }
             return;
         }
-        let Some(viewer) = self.viewer.as_mut() else {
+        let Some(viewer) = self.replay.viewer.as_mut() else {
             return;
         };
         match action {
@@ -146,7 +149,7 @@ impl App {
 
     /// A key in the viewer; `true` when the viewer used it.
     pub(super) fn viewer_key(&mut self, code: KeyCode) -> bool {
-        if self.viewer.is_none() {
+        if self.replay.viewer.is_none() {
             return false;
         }
         let action = match code {
@@ -154,7 +157,7 @@ impl App {
             KeyCode::Escape => Some(ViewerAction::Exit),
             KeyCode::KeyC => Some(ViewerAction::Camera),
             KeyCode::ArrowLeft | KeyCode::ArrowRight => {
-                if let Some(v) = self.viewer.as_mut() {
+                if let Some(v) = self.replay.viewer.as_mut() {
                     v.seek_by(if code == KeyCode::ArrowLeft {
                         -5.0
                     } else {
@@ -164,7 +167,7 @@ impl App {
                 None
             }
             KeyCode::ArrowUp | KeyCode::ArrowDown => {
-                if let Some(v) = self.viewer.as_mut() {
+                if let Some(v) = self.replay.viewer.as_mut() {
                     v.change_speed(if code == KeyCode::ArrowUp { 1 } else { -1 });
                 }
                 None

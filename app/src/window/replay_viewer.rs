@@ -334,7 +334,7 @@ pub fn list_replays(dir: &Path) -> Vec<PathBuf> {
                     .filter_map(|e| e.ok().map(|e| e.path()))
                     .filter(|p| {
                         p.extension()
-                            .is_some_and(|e| e == super::recordings::EXTENSION)
+                            .is_some_and(|e| e == gripline_host::recordings::EXTENSION)
                     }),
             );
         }

@@ -2,7 +2,8 @@
 //! the app's own tabs, and applying what the user chose — saved atomically to the settings
 //! store and sent to the sim thread through its command queue, without a restart.
 
-use gripline_config::settings::{Aids, Settings, SettingsStore};
+use gripline_config::settings::{Settings, SettingsStore};
+use gripline_host::aids::aids_for;
 use gripline_physics::vehicle::AidParams;
 use gripline_render::QualityTier;
 
@@ -120,21 +121,6 @@ impl SettingsFlow {
         }
     }
 
-    /// The set-up file the settings choose for `car` (`setups/CAR/NAME.ron`), if any and
-    /// if it exists.
-    pub fn setup_file_for(&self, car: &str) -> Option<std::path::PathBuf> {
-        let name = self.settings.session.setups.get(car)?;
-        // A name from the settings file names a file in the set-ups folder, nothing else.
-        if gripline_sim::laps::file_safe(name) != *name {
-            return None;
-        }
-        let dir = self.data_dir()?;
-        let path =
-            gripline_config::setup_file::setups_dir(&dir, &gripline_sim::laps::file_safe(car))
-                .join(format!("{name}.ron"));
-        path.exists().then_some(path)
-    }
-
     /// Tells the Graphics tab which quality tier "Automatic" gives on this adapter.
     pub fn set_automatic_quality(&mut self, tier: QualityTier) {
         self.automatic_quality = Some(tier);
@@ -150,7 +136,7 @@ impl SettingsFlow {
     pub fn open(&mut self, car_lock_deg: f64, tab: Tab) {
         let mut screen = SettingsScreen::new(self.settings.input(), routing_of(&self.settings));
         screen.set_car_lock_deg(Some(car_lock_deg));
-        screen.set_ffb_options(ffb_options(&gripline_app::wheel_setup::ffb_candidates(
+        screen.set_ffb_options(ffb_options(&gripline_host::wheel_setup::ffb_candidates(
             &self.settings,
         )));
         screen.set_tab(tab);
@@ -459,15 +445,6 @@ impl SettingsFlow {
     }
 }
 
-/// The car's own aid parameters with ABS and traction control switched as the settings say.
-pub fn aids_for(car: &AidParams, switches: Aids) -> AidParams {
-    AidParams {
-        abs_enabled: switches.abs,
-        tc_enabled: switches.traction_control,
-        ..car.clone()
-    }
-}
-
 /// Whether what decides the force-feedback device and its facts changed between `before`
 /// and `after`: then the device is reopened (the pipeline's settings alone travel by
 /// [`Command::SetFfbSettings`]).
@@ -477,8 +454,8 @@ pub fn ffb_routing_changed(before: &Settings, after: &Settings) -> bool {
         || b.backend != a.backend
         || b.device != a.device
         || b.devices != a.devices
-        || gripline_app::wheel_setup::steering_rotations(&before.bindings)
-            != gripline_app::wheel_setup::steering_rotations(&after.bindings)
+        || gripline_host::wheel_setup::steering_rotations(&before.bindings)
+            != gripline_host::wheel_setup::steering_rotations(&after.bindings)
 }
 
 /// The backends the screen offers, by the names the routing stores ([`apply_routing`] reads
@@ -493,7 +470,7 @@ fn backend_choices() -> Vec<String> {
 }
 
 /// The screen's force-feedback options from the devices present now.
-fn ffb_options(candidates: &gripline_app::wheel_setup::FfbCandidates) -> FfbOptions {
+fn ffb_options(candidates: &gripline_host::wheel_setup::FfbCandidates) -> FfbOptions {
     FfbOptions {
         backends: backend_choices(),
         automatic_backend: candidates.automatic.as_ref().map(|(_, b)| (*b).to_owned()),

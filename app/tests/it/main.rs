@@ -5,9 +5,7 @@ mod support;
 
 mod convergence;
 mod devices_cli;
-mod ffb_reconnect;
 mod render_cli;
-mod sound_live;
 mod sound_render;
 mod tyre_lab_cli;
 mod validation;

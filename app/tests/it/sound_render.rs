@@ -13,10 +13,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gripline_app::sound::WavRecorder;
 use gripline_audio::analysis::{dominant_frequency_hz, rms};
 use gripline_audio::wav::read_wav;
 use gripline_audio::{Mix, WavFormat};
+use gripline_host::sound::WavRecorder;
 use gripline_sim::headless::{HeadlessOptions, TickObserver, run_observed};
 
 /// Relative tolerance of the firing frequency.

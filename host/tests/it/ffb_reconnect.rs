@@ -15,12 +15,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use gripline_app::ffb_connector::{FIRST_RETRY, FfbConnector};
-use gripline_app::wheel_setup::{LinkStatus, OpenedFfb};
 use gripline_config::axis_calibration::AxisCalibration;
 use gripline_config::bindings::{AxisBinding, AxisControl, Bindings};
 use gripline_config::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
 use gripline_config::settings::Settings;
+use gripline_host::ffb_connector::{FIRST_RETRY, FfbConnector};
+use gripline_host::wheel_setup::{LinkStatus, OpenedFfb};
 use gripline_input::bindings::InputNotice;
 use gripline_input::device::{AxisRange, DeviceId, ScriptedDevice, ScriptedStep};
 use gripline_input::ffb::backend::FfbBackend;

@@ -1,0 +1,223 @@
+//! The window's state: the drive it shows, what it draws of the car and track, the screens,
+//! and what it does with the settings the user applies.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use gripline_config::torcs::TrackScene;
+use gripline_host::drive::{Drive, LoadedDrive};
+use gripline_physics::track::TrackMesh;
+use gripline_render::window_surface::WindowSurface;
+use gripline_render::{Camera, GpuContext, SceneRenderer, VehicleVisual};
+use gripline_sim::realtime::{Command, Interpolator, KeyboardSender, Stamped};
+use winit::window::Window;
+
+use super::egui_layer::EguiLayer;
+use super::ffb_graph::FfbGraph;
+use super::frame_stats::{FrameStats, TickRate, stats_report};
+use super::options::WindowOptions;
+use super::replay_state::ReplayMode;
+use super::settings_flow::{self, SettingsFlow};
+
+/// What the user saw at exit (printed, and used by the end-to-end test).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ExitReport {
+    /// Path length of the car's CG over the rendered frames (m).
+    pub(crate) distance_m: f64,
+    /// Simulated time of the newest snapshot (s).
+    pub(crate) simulated_s: f64,
+}
+
+/// What the window draws of the car and track being driven.
+pub(crate) struct Shown {
+    /// The track's ground.
+    pub(crate) track_mesh: TrackMesh,
+    /// The imported track's textured scenery, drawn in place of the generated ground (not in
+    /// the replay viewer).
+    pub(crate) track_scene: Option<Arc<TrackScene>>,
+    /// The car's body and wheels.
+    pub(crate) visual: VehicleVisual,
+    /// Figures of the car the dashboard needs.
+    pub(crate) dash: DashFacts,
+}
+
+impl Shown {
+    /// What to draw of `loaded` (`None` on a track with no ground to draw).
+    pub(crate) fn of(loaded: &LoadedDrive) -> Option<Self> {
+        let params = &loaded.params;
+        Some(Self {
+            track_mesh: loaded.track_mesh.clone()?,
+            track_scene: loaded.track_scene.clone(),
+            visual: VehicleVisual::from_params(params),
+            dash: DashFacts {
+                redline_rpm: params.powertrain.engine.redline_rpm,
+                limiter_rpm: params.powertrain.engine.limiter_rpm,
+                lock_deg: params.steering.lock_deg,
+            },
+        })
+    }
+}
+
+/// Figures of the car the dashboard needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct DashFacts {
+    pub(crate) redline_rpm: f64,
+    pub(crate) limiter_rpm: f64,
+    pub(crate) lock_deg: f64,
+}
+
+/// The window (see the module docs): the drive it shows, what it draws, the screens.
+pub(crate) struct App {
+    pub(crate) options: WindowOptions,
+    /// The car and track drawn.
+    pub(crate) shown: Shown,
+    pub(crate) keyboard: KeyboardSender,
+    /// The drive: sim thread, devices, wheel, sound, telemetry, replays, laps, loading.
+    pub(crate) drive: Drive,
+    pub(crate) running: Option<Running>,
+    pub(crate) error: Option<anyhow::Error>,
+    pub(crate) report: ExitReport,
+    pub(crate) stats_text: Option<String>,
+    pub(crate) flow: SettingsFlow,
+    /// The car and track being loaded in the background.
+    pub(crate) loading: Option<(String, String)>,
+    /// The lap analysis screen is open.
+    pub(crate) lap_analysis_open: bool,
+    /// The replay picker and viewer.
+    pub(crate) replay: ReplayMode,
+}
+
+/// Everything that exists once the window does.
+pub(crate) struct Running {
+    pub(crate) window: Arc<Window>,
+    pub(crate) gpu: GpuContext,
+    pub(crate) surface: WindowSurface,
+    pub(crate) scene: SceneRenderer,
+    pub(crate) egui: EguiLayer,
+    pub(crate) interpolator: Interpolator,
+    pub(crate) camera: Camera,
+    pub(crate) latest: Option<Stamped>,
+    pub(crate) last_position: Option<glam::DVec3>,
+    pub(crate) started: Instant,
+    pub(crate) last_frame: Option<Instant>,
+    pub(crate) frames: FrameStats,
+    pub(crate) tick_rate: TickRate,
+    pub(crate) show_timing: bool,
+    pub(crate) show_ffb_graph: bool,
+    pub(crate) ffb_graph: FfbGraph,
+    pub(crate) notice: Option<(String, Instant)>,
+    pub(crate) quit_requested: bool,
+}
+
+impl App {
+    pub(crate) fn send(&mut self, command: Command) {
+        self.drive.send(command);
+    }
+
+    pub(crate) fn is_paused(&self) -> bool {
+        self.running
+            .as_ref()
+            .and_then(|r| r.latest.as_ref())
+            .is_some_and(|s| s.hud.paused)
+    }
+
+    pub(crate) fn notify(&mut self, text: String) {
+        if let Some(r) = self.running.as_mut() {
+            r.notice = Some((text, Instant::now()));
+        }
+    }
+
+    /// Acts on the settings the user applied (or on the screen's other buttons).
+    pub(crate) fn on_applied(&mut self, applied: settings_flow::Applied) {
+        for command in applied.commands {
+            self.send(command);
+        }
+        if let Some((vehicle, track)) = applied.load_session {
+            match self.drive.load(
+                &vehicle,
+                &track,
+                applied.load_setup.as_deref(),
+                &self.flow.settings,
+            ) {
+                Ok(()) => {
+                    self.loading = Some((vehicle.clone(), track.clone()));
+                    self.notify(format!("Loading {vehicle} on {track}…"));
+                }
+                Err(error) => self.notify(format!("{error:#}")),
+            }
+        }
+        if applied.graphics_changed {
+            self.apply_graphics();
+        }
+        if applied.audio == settings_flow::AudioChange::Device {
+            let line = self.drive.set_audio_device(&self.flow.settings.audio);
+            eprintln!("{line}");
+            self.flow.audio_status = self.drive.sound_status().to_owned();
+        }
+        if applied.audio != settings_flow::AudioChange::Unchanged {
+            self.drive.set_audio_mix(&self.flow.settings.audio);
+        }
+        if applied.telemetry_changed {
+            let line = self.drive.set_telemetry(&self.flow.settings.telemetry);
+            eprintln!("gripline: telemetry: {line}");
+            self.flow.telemetry_status = self.drive.telemetry_status().to_owned();
+            self.notify(format!("Telemetry: {line}"));
+        }
+        if applied.relink_ffb {
+            self.drive.relink_ffb(&self.flow.settings);
+        }
+        if let Some(text) = applied.notice {
+            self.notify(text);
+        }
+    }
+
+    /// A car and track loaded in the background now drive: draws them.
+    pub(crate) fn on_swapped(&mut self, loaded: &LoadedDrive) {
+        let Some(shown) = Shown::of(loaded) else {
+            return;
+        };
+        self.shown = shown;
+        if let Some(names) = self.loading.take() {
+            self.flow.current = names;
+        }
+        self.rebuild_scene();
+        if let Some(r) = self.running.as_mut() {
+            r.camera.reset_smoothing();
+            r.interpolator = Interpolator::new(1.5);
+            r.last_position = None;
+        }
+        self.notify(format!("Now driving {}", loaded.title));
+    }
+
+    pub(crate) fn exit_due(&self) -> bool {
+        match (self.options.exit_after_s, self.running.as_ref()) {
+            (Some(limit), Some(r)) => r.started.elapsed().as_secs_f64() >= limit,
+            _ => false,
+        }
+    }
+
+    pub(crate) fn shutdown(&mut self) {
+        if let Some(end) = self.drive.shutdown() {
+            if self.options.print_stats {
+                let frames = self.running.as_ref().map(|r| r.frames.summary());
+                self.stats_text = Some(format!(
+                    "{}\n{}\n{}",
+                    stats_report(&end.stats),
+                    frames.unwrap_or_default(),
+                    end.sound
+                ));
+                if let Some((sent, failed, dropped)) = end.telemetry {
+                    eprintln!(
+                        "gripline: telemetry: {sent} packets sent, {failed} failed, {dropped} \
+                         states dropped"
+                    );
+                }
+            }
+            if end.sim_panicked {
+                self.error
+                    .get_or_insert_with(|| anyhow::anyhow!("the sim thread panicked"));
+            }
+        }
+        self.running = None;
+    }
+}

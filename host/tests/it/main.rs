@@ -1,0 +1,4 @@
+//! Integration tests of `gripline-host`: one test binary (`docs/architecture.md`, "Tests").
+
+mod ffb_reconnect;
+mod sound_live;
