@@ -28,7 +28,9 @@
 //! - [`shifter`]: H-pattern gates (most recent press wins) and sequential edges;
 //! - [`digital`]: rate limits for button-driven steering and pedals;
 //! - [`bindings`]: the [`bindings::ControlMapper`]: newest device state to `Controls`,
-//!   hot-plug with safe release and re-attachment.
+//!   hot-plug with safe release and re-attachment;
+//! - [`setup`]: setting inputs up without a screen: the live device model, bind by doing,
+//!   the H-shifter wizard, the names of inputs.
 //!
 //! Force feedback ([`ffb`]): the pipeline (gain, damping, friction, inertia, soft clip with a
 //! clipping meter, minimum force, slew limit, clamp, device units), the safety rules (stop at
@@ -81,4 +83,5 @@ pub mod ffb;
 pub mod gilrs_backend;
 pub mod known_wheels;
 pub mod realtime_priority;
+pub mod setup;
 pub mod shifter;

@@ -7,12 +7,12 @@ use gripline_input::calibration::AxisMap;
 use gripline_input::device::DeviceMatch;
 use gripline_input::known_wheels;
 
-use super::bind::{self, AXIS_CONTROLS, BUTTON_ACTIONS, BindTarget, Resolution};
 use super::calibration_wizard::WizardStep;
 use super::graphs::{self, CAL_COLOUR, LIVE_COLOUR, RAW_COLOUR, WARN_COLOUR};
-use super::live_input::{LiveAxis, LiveDevice, LiveInput};
-use super::shifter_wizard::gear_name;
 use super::{AxisKey, ControlsPage, SettingsScreen, device_text};
+use gripline_input::setup::bind::{self, AXIS_CONTROLS, BUTTON_ACTIONS, BindTarget, Resolution};
+use gripline_input::setup::live_input::{LiveAxis, LiveDevice, LiveInput};
+use gripline_input::setup::shifter_wizard::gear_name;
 
 const HEADING: f32 = 20.0;
 const INSTRUCTION: f32 = 22.0;
@@ -573,7 +573,7 @@ impl SettingsScreen {
                 );
                 if let (Some(raw), Some(r)) = (live_raw, device_range) {
                     let centred = key.control.is_centred() && step == WizardStep::SteeringCentre;
-                    let f = super::live_input::fraction(raw, r);
+                    let f = gripline_input::setup::live_input::fraction(raw, r);
                     graphs::value_bar(
                         ui,
                         if centred { 2.0 * f - 1.0 } else { f },

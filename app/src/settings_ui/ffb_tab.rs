@@ -13,8 +13,8 @@ use gripline_input::ffb::direction_check::{
 use gripline_input::ffb::safety::StopReason;
 
 use super::graphs::{self, CAL_COLOUR, WARN_COLOUR};
-use super::live_input::LiveInput;
 use super::{DirectionCheckState, FfbTestKind, SettingsAction, SettingsScreen, direction_text};
+use gripline_input::setup::live_input::LiveInput;
 
 const HEADING: f32 = 20.0;
 

@@ -9,7 +9,7 @@ use gripline_config::axis_calibration::AxisCalibration;
 use gripline_input::calibration::AxisMap;
 use gripline_input::device::AxisRange;
 
-use super::live_input::{FfbSample, HISTORY_SPAN, History};
+use gripline_input::setup::live_input::{FfbSample, HISTORY_SPAN, History};
 
 /// Colour of raw values.
 pub const RAW_COLOUR: Color32 = Color32::from_rgb(120, 160, 255);
@@ -109,7 +109,7 @@ pub fn axis_history(
     let raw: Vec<Pos2> = history
         .iter()
         .map(|(t, v)| {
-            let fr = super::live_input::fraction(*v, range);
+            let fr = gripline_input::setup::live_input::fraction(*v, range);
             let y = if centred { 2.0 * fr - 1.0 } else { fr };
             f.pos(t.as_secs_f64(), y)
         })

@@ -20,23 +20,26 @@
 //!    session and graphics tabs the app draws itself);
 //! 3. act on the returned [`SettingsAction`].
 //!
-//! The parts: [`live_input`] (the live device model), [`bind`] (bind by doing and
-//! conflicts), [`calibration_wizard`], [`shifter_wizard`], [`graphs`], and the two tabs
-//! (`controls_tab`, `ffb_tab`); `input_names` names keys, gamepad controls and devices. All state is plain data, so tests drive the screen with
+//! The parts: [`calibration_wizard`], [`graphs`], and the two tabs (`controls_tab`,
+//! `ffb_tab`), drawn over `gripline_input::setup` (the live device model, bind by doing and
+//! conflicts, the H-shifter wizard, the names of inputs). All state is plain data, so tests drive the screen with
 //! scripted devices and run the real egui code on a `Context` without a window.
 
-pub mod bind;
+mod audio_tab;
 pub mod calibration_wizard;
 mod controls_tab;
 mod ffb_tab;
+pub mod garage_tab;
+mod garage_tyres;
 pub mod graphs;
-mod input_names;
-pub mod live_input;
-pub mod shifter_wizard;
+mod session_tabs;
+pub mod settings_flow;
 #[cfg(test)]
 mod software_raster;
+mod telemetry_tab;
 #[cfg(test)]
 mod tests;
+mod tyre_chart;
 
 use egui::{Color32, RichText, Ui};
 use gripline_config::InputSettings;
@@ -47,12 +50,14 @@ use gripline_input::ffb::direction_check::{
 };
 use gripline_physics::validate::Validate;
 
-use bind::{BindCapture, BindTarget, CaptureOutcome, NewBinding, Resolution};
 use calibration_wizard::{CalibrationWizard, WizardStep};
-pub use input_names::{binding_source_text, code_text, device_text};
-pub use live_input::LiveInput;
+use gripline_input::setup::bind::{
+    self, BindCapture, BindTarget, CaptureOutcome, NewBinding, Resolution,
+};
+pub use gripline_input::setup::input_names::{binding_source_text, code_text, device_text};
+pub use gripline_input::setup::live_input::LiveInput;
 
-use shifter_wizard::ShifterWizard;
+use gripline_input::setup::shifter_wizard::ShifterWizard;
 
 /// The screen's tabs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,14 +13,14 @@ use gripline_input::device::{
     ScriptedStep,
 };
 
-use super::bind::{BindTarget, Resolution};
 use super::calibration_wizard::{CalibrationWizard, WizardStep};
-use super::live_input::FfbSample;
-use super::shifter_wizard::ShifterWizard;
 use super::{
     AxisKey, ControlsPage, DirectionCheckState, ExtraTab, FfbDeviceOption, FfbOptions, FfbRouting,
     FfbTestKind, LiveInput, SettingsAction, SettingsScreen, Tab, direction_text,
 };
+use gripline_input::setup::bind::{BindTarget, Resolution};
+use gripline_input::setup::live_input::FfbSample;
+use gripline_input::setup::shifter_wizard::ShifterWizard;
 
 const WHEEL_RANGE: AxisRange = AxisRange::new(0, 65535);
 const PEDAL_RANGE: AxisRange = AxisRange::new(0, 255);
@@ -47,7 +47,7 @@ impl Rig {
     fn new(devices: Vec<ScriptedDevice>) -> Self {
         Self {
             devices,
-            live: LiveInput::new(),
+            live: LiveInput::default(),
             now_ms: 0,
         }
     }
@@ -534,7 +534,9 @@ fn clicking_bind_in_the_real_ui_binds_the_moved_axis() {
     assert_eq!(screen.page(), ControlsPage::Bindings);
     click(&ctx, &mut screen, &rig.live, "Bind");
     assert_eq!(
-        screen.capture().map(super::bind::BindCapture::target),
+        screen
+            .capture()
+            .map(gripline_input::setup::bind::BindCapture::target),
         Some(BindTarget::Axis(AxisControl::Steering)),
         "the click started a capture for steering"
     );
@@ -566,7 +568,7 @@ fn clicking_bind_in_the_real_ui_binds_the_moved_axis() {
 
 #[test]
 fn ffb_tab_buttons_emit_actions() {
-    let mut live = LiveInput::new();
+    let mut live = LiveInput::default();
     let mut screen = screen_with(vec![]);
     screen.set_tab(Tab::ForceFeedback);
     let ctx = context();
@@ -602,7 +604,7 @@ fn ffb_tab_buttons_emit_actions() {
 #[test]
 fn the_direction_check_proposes_the_other_invert_for_a_backwards_wheel() {
     use gripline_input::ffb::direction_check::{DirectionOutcome, Inconclusive};
-    let live = LiveInput::new();
+    let live = LiveInput::default();
     let mut screen = screen_with(vec![]);
     screen.set_ffb_options(FfbOptions {
         devices: vec![FfbDeviceOption {
@@ -693,7 +695,7 @@ fn direction_texts_say_what_to_do() {
 fn a_runaway_cut_is_shown_with_the_way_back() {
     use gripline_input::ffb::runaway::RunawayCause;
     use gripline_input::ffb::safety::StopReason;
-    let mut live = LiveInput::new();
+    let mut live = LiveInput::default();
     let mut screen = screen_with(vec![]);
     screen.set_tab(Tab::ForceFeedback);
     let ctx = context();
@@ -727,7 +729,7 @@ fn a_runaway_cut_is_shown_with_the_way_back() {
 
 #[test]
 fn ffb_tab_says_when_the_emergency_stop_holds_force_feedback_off() {
-    let mut live = LiveInput::new();
+    let mut live = LiveInput::default();
     let mut screen = screen_with(vec![]);
     screen.set_tab(Tab::ForceFeedback);
     let ctx = context();
@@ -814,7 +816,7 @@ fn every_tab_and_page_renders() {
         ui.label("car and session");
         drew_extra += 1;
     };
-    let empty = LiveInput::new();
+    let empty = LiveInput::default();
     for live in [&rig.live, &empty] {
         for tab in [
             Tab::Controls,
@@ -886,7 +888,7 @@ fn every_tab_and_page_renders() {
 /// gamepad that was unplugged, three seconds of history and force feedback that clips on
 /// its peaks.
 fn scene() -> (LiveInput, SettingsScreen) {
-    let mut live = LiveInput::new();
+    let mut live = LiveInput::default();
     let wheel = DeviceId(1);
     let shifter = DeviceId(2);
     let connect = |id, identity, kind| gripline_input::device::InputEvent::Connected {

@@ -17,7 +17,7 @@ use super::ffb_graph::FfbGraph;
 use super::frame_stats::{FrameStats, TickRate, stats_report};
 use super::options::WindowOptions;
 use super::replay_state::ReplayMode;
-use super::settings_flow::{self, SettingsFlow};
+use crate::settings_ui::settings_flow::{self, SettingsFlow};
 
 /// What the user saw at exit (printed, and used by the end-to-end test).
 #[derive(Clone, Copy, Debug, Default)]

@@ -10,7 +10,8 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow};
 
 use super::app_state::App;
 use super::pause_menu::MenuChoice;
-use super::{ffb_graph, hud, lap_analysis, pause_menu, replay_controls, settings_flow};
+use super::{ffb_graph, hud, lap_analysis, pause_menu, replay_controls};
+use crate::settings_ui::settings_flow;
 
 impl App {
     pub(super) fn redraw(&mut self, event_loop: &ActiveEventLoop) {
@@ -89,7 +90,7 @@ impl App {
                 .set_ffb_emergency_stopped(stamped.hud.ffb_emergency_stopped);
             self.flow.live.set_ffb_cut(stamped.hud.ffb_cut);
             self.flow.live.feed_ffb(
-                crate::settings_ui::live_input::FfbSample {
+                gripline_input::setup::live_input::FfbSample {
                     torque_nm: stamped.hud.ffb_torque_nm,
                     clipped: stamped.hud.ffb_clipped,
                 },

@@ -10,7 +10,7 @@ use winit::event_loop::{ControlFlow, EventLoop};
 use super::app_state::{App, ExitReport, Shown};
 use super::options::{self, WindowOptions};
 use super::replay_state::ReplayMode;
-use super::settings_flow::SettingsFlow;
+use crate::settings_ui::settings_flow::SettingsFlow;
 
 /// Runs the window as the command line and the saved settings say.
 ///

@@ -7,7 +7,7 @@
 //! - [`hud`]: speed, rpm, gear, pedals, steering, force feedback, wheels, laps, timing;
 //! - [`pause_menu`]: resume, reset, settings, quit;
 //! - [`keyboard`]: winit key codes to USB HID usages for the keyboard device;
-//! - [`settings_flow`], [`session_tabs`]: the settings screen in the window, saved and
+//! - `crate::settings_ui::settings_flow`: the settings screen in the window, saved and
 //!   applied without a restart;
 //! - [`frame_stats`]: frame timing of the render thread.
 //!
@@ -16,14 +16,11 @@
 //! waits on events instead of spinning.
 
 mod app_state;
-mod audio_tab;
 pub mod egui_layer;
 mod events;
 mod ffb_graph;
 mod frame;
 pub mod frame_stats;
-pub mod garage_tab;
-pub mod garage_tyres;
 mod graphics;
 pub mod hud;
 pub mod keyboard;
@@ -35,10 +32,6 @@ pub mod replay_controls;
 mod replay_mode;
 mod replay_state;
 pub mod replay_viewer;
-pub mod session_tabs;
-pub mod settings_flow;
 mod surface_window;
-mod telemetry_tab;
-mod tyre_chart;
 
 pub use launch::run_from_args;

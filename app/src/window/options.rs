@@ -9,8 +9,8 @@ use gripline_config::settings::{
 use gripline_physics::powertrain::GearboxMode;
 use gripline_render::CameraMode;
 
-use super::settings_flow;
-use super::settings_flow::SettingsFlow;
+use crate::settings_ui::settings_flow;
+use crate::settings_ui::settings_flow::SettingsFlow;
 
 /// How the window starts.
 #[derive(Clone, Debug)]

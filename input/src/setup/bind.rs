@@ -16,13 +16,13 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::device::{DeviceId, DeviceIdentity, DeviceKind, DeviceMatch, InputEvent};
+use crate::known_wheels;
 use gripline_config::axis_calibration::AxisCalibration;
 use gripline_config::bindings::{
     AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding, MAX_AXIS_BINDINGS,
     MAX_BUTTON_BINDINGS,
 };
-use gripline_input::device::{DeviceId, DeviceIdentity, DeviceKind, DeviceMatch, InputEvent};
-use gripline_input::known_wheels;
 
 use super::live_input::{LiveInput, fraction};
 
@@ -487,7 +487,7 @@ pub fn apply_bindings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gripline_input::device::{AxisRange, InputBackend, ScriptedDevice, ScriptedStep};
+    use crate::device::{AxisRange, InputBackend, ScriptedDevice, ScriptedStep};
 
     const PEDAL: AxisRange = AxisRange::new(0, 255);
 

@@ -14,8 +14,8 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use gripline_input::device::{AxisRange, DeviceId, DeviceInfo, InputEvent};
-use gripline_input::ffb::safety::StopReason;
+use crate::device::{AxisRange, DeviceId, DeviceInfo, InputEvent};
+use crate::ffb::safety::StopReason;
 
 /// Most devices remembered (connected or unplugged).
 pub const MAX_DEVICES: usize = 16;
@@ -367,9 +367,7 @@ impl LiveInput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gripline_input::device::{
-        DeviceIdentity, DeviceKind, InputBackend, ScriptedDevice, ScriptedStep,
-    };
+    use crate::device::{DeviceIdentity, DeviceKind, InputBackend, ScriptedDevice, ScriptedStep};
 
     const RANGE: AxisRange = AxisRange::new(0, 1023);
 

@@ -112,7 +112,14 @@ fn applying_a_garage_set_up_saves_it_and_restarts_the_car_in_it() {
             .map(String::as_str),
         Some("quali")
     );
-    assert_eq!(flow.setup_file_for("corvette-c5"), Some(file.clone()));
+    assert_eq!(
+        gripline_host::setups::chosen_setup(
+            &flow.settings,
+            flow.data_dir().as_deref(),
+            "corvette-c5"
+        ),
+        Some(file.clone())
+    );
     // The session the window then loads runs the set-up.
     let session =
         gripline_sim::session::Session::load_with_setup("corvette-c5", "flat", Some(&file))
@@ -123,7 +130,14 @@ fn applying_a_garage_set_up_saves_it_and_restarts_the_car_in_it() {
         .session
         .setups
         .insert("corvette-c5".into(), "../../x".into());
-    assert_eq!(flow.setup_file_for("corvette-c5"), None);
+    assert_eq!(
+        gripline_host::setups::chosen_setup(
+            &flow.settings,
+            flow.data_dir().as_deref(),
+            "corvette-c5"
+        ),
+        None
+    );
 }
 
 /// The Garage's tyre choice: a tyre that fits is picked for the front axle, saved with the

@@ -8,10 +8,10 @@ use gripline_physics::vehicle::AidParams;
 use gripline_render::QualityTier;
 
 pub use crate::settings_ui::Tab;
-use crate::settings_ui::live_input::LiveInput;
 use crate::settings_ui::{
     ExtraTab, FfbDeviceOption, FfbOptions, FfbRouting, FfbTestKind, SettingsAction, SettingsScreen,
 };
+use gripline_input::setup::live_input::LiveInput;
 use gripline_sim::realtime::Command;
 use gripline_sim::realtime::commands::FfbTest;
 

@@ -1,7 +1,7 @@
 //! The names of inputs as the settings screen shows them: keys, gamepad controls, device
 //! axes and buttons, and devices.
 
-use gripline_input::device::DeviceMatch;
+use crate::device::DeviceMatch;
 
 use super::bind;
 
