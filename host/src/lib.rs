@@ -16,7 +16,8 @@
 //!   settings change, with backoff);
 //! - [`sound`]: the sound wired to the sim thread, the output device, the WAV recorder;
 //! - [`telemetry`]: the telemetry-out settings resolved into the sender's targets;
-//! - [`recordings`]: every drive recorded as a replay, the recent ones kept, saving;
+//! - [`recordings`]: every drive recorded as a replay, the recent ones kept, saving, listing;
+//! - [`replay_timeline`]: a replay re-simulated into states to watch, on a loader thread;
 //! - [`laps`]: lap recording, best laps, delta, ghost and export;
 //! - [`aids`], [`setups`]: the aids and the set-up file the settings choose for a car.
 
@@ -26,6 +27,7 @@ pub mod ffb_connector;
 pub mod headless;
 pub mod laps;
 pub mod recordings;
+pub mod replay_timeline;
 pub mod setups;
 pub mod sound;
 pub mod telemetry;

@@ -159,6 +159,22 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     )
 }
 
+/// Replay files in `dir` (saved) and `dir/recent` (automatic), newest first.
+pub fn list_replays(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for d in [dir.to_owned(), dir.join("recent")] {
+        if let Ok(entries) = std::fs::read_dir(&d) {
+            files.extend(
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|e| e == EXTENSION)),
+            );
+        }
+    }
+    files.sort_by_key(|p| std::cmp::Reverse(p.file_name().map(std::ffi::OsStr::to_os_string)));
+    files
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

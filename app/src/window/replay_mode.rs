@@ -8,7 +8,11 @@ use winit::keyboard::KeyCode;
 
 use super::app_state::App;
 use super::replay_controls::{PickerChoice, ViewerAction};
-use super::replay_viewer::{LoadFailure, ReplayViewer, TimelineLoader, list_replays};
+use gripline_host::recordings::list_replays;
+use gripline_host::replay_timeline::{LoadFailure, TimelineLoader};
+use gripline_render::VehicleVisual;
+
+use super::replay_viewer::ReplayViewer;
 
 impl App {
     /// Opens the replay picker.
@@ -74,7 +78,10 @@ impl App {
                 self.keyboard.release_all();
                 self.replay.live = Some((
                     std::mem::replace(&mut self.shown.track_mesh, timeline.track.clone()),
-                    std::mem::replace(&mut self.shown.visual, timeline.visual.clone()),
+                    std::mem::replace(
+                        &mut self.shown.visual,
+                        VehicleVisual::from_params(&timeline.params),
+                    ),
                 ));
                 self.rebuild_scene();
                 if let Some(r) = self.running.as_mut() {

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use gripline_physics::track::TrackMesh;
 use gripline_render::VehicleVisual;
 
-use super::replay_viewer::{ReplayViewer, TimelineLoader};
+use gripline_host::replay_timeline::TimelineLoader;
+
+use super::replay_viewer::ReplayViewer;
 
 /// The replay picker and viewer, and the live car and track kept while the viewer shows the
 /// replay's.
