@@ -40,7 +40,10 @@ fn no_circle_of_files_in_any_crate() {
         let edges = tree.edges();
         let name = |i: usize| {
             let path = &tree.files[i].path;
-            path.strip_prefix(&workspace).unwrap_or(path).display().to_string()
+            path.strip_prefix(&workspace)
+                .unwrap_or(path)
+                .display()
+                .to_string()
         };
         for cycle in tree.cycles() {
             let members: BTreeSet<usize> = cycle.iter().copied().collect();
@@ -52,8 +55,15 @@ fn no_circle_of_files_in_any_crate() {
             }
         }
     }
-    assert!(roots_seen >= 8, "found only {roots_seen} crate roots under {}", workspace.display());
-    assert!(report.is_empty(), "files that import each other (directly or through a chain):\n{report}");
+    assert!(
+        roots_seen >= 8,
+        "found only {roots_seen} crate roots under {}",
+        workspace.display()
+    );
+    assert!(
+        report.is_empty(),
+        "files that import each other (directly or through a chain):\n{report}"
+    );
 }
 
 #[test]
@@ -62,20 +72,36 @@ fn the_checker_finds_a_circle_through_a_parents_re_export() {
     let src = dir.join("src");
     fs::create_dir_all(src.join("a")).unwrap();
     fs::write(src.join("lib.rs"), "mod a;\nmod b;\n").unwrap();
-    fs::write(src.join("a/mod.rs"), "mod child;\npub use child::Thing;\npub struct Other;\n")
-        .unwrap();
+    fs::write(
+        src.join("a/mod.rs"),
+        "mod child;\npub use child::Thing;\npub struct Other;\n",
+    )
+    .unwrap();
     // "use super::Other" from the child: a circle with the parent's `pub use child::Thing`.
-    fs::write(src.join("a/child.rs"), "// use crate::b::Nothing;\nuse super::Other;\npub struct Thing;\n")
-        .unwrap();
-    fs::write(src.join("b.rs"), "use crate::a::{child::Thing, Other};\nconst S: &str = \"use crate::a;\";\n")
-        .unwrap();
+    fs::write(
+        src.join("a/child.rs"),
+        "// use crate::b::Nothing;\nuse super::Other;\npub struct Thing;\n",
+    )
+    .unwrap();
+    fs::write(
+        src.join("b.rs"),
+        "use crate::a::{child::Thing, Other};\nconst S: &str = \"use crate::a;\";\n",
+    )
+    .unwrap();
     let tree = CrateTree::read(&src.join("lib.rs"));
     let cycles = tree.cycles();
     fs::remove_dir_all(&dir).unwrap();
     assert_eq!(cycles.len(), 1, "one circle: a/mod.rs <-> a/child.rs");
     let mut names: Vec<String> = cycles[0]
         .iter()
-        .map(|&i| tree.files[i].path.file_name().unwrap().to_string_lossy().into_owned())
+        .map(|&i| {
+            tree.files[i]
+                .path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect();
     names.sort();
     assert_eq!(names, ["child.rs", "mod.rs"]);
@@ -84,7 +110,10 @@ fn the_checker_finds_a_circle_through_a_parents_re_export() {
 /// The workspace folder (the parent of this crate's folder).
 fn workspace_root() -> PathBuf {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
-    Path::new(&manifest).parent().expect("crate folder has a parent").to_path_buf()
+    Path::new(&manifest)
+        .parent()
+        .expect("crate folder has a parent")
+        .to_path_buf()
 }
 
 /// `src/lib.rs` and `src/main.rs` of every workspace member (a folder with a `Cargo.toml`).
@@ -111,13 +140,18 @@ fn crate_roots(workspace: &Path) -> Vec<PathBuf> {
 impl CrateTree {
     /// Follows the `mod` declarations from `root`.
     fn read(root: &Path) -> Self {
-        let mut tree = Self { files: Vec::new(), by_module: BTreeMap::new() };
+        let mut tree = Self {
+            files: Vec::new(),
+            by_module: BTreeMap::new(),
+        };
         let mut pending = vec![(Vec::new(), root.to_path_buf())];
         while let Some((module, path)) = pending.pop() {
             if tree.by_module.contains_key(&module) {
                 continue;
             }
-            let Ok(text) = fs::read_to_string(&path) else { continue };
+            let Ok(text) = fs::read_to_string(&path) else {
+                continue;
+            };
             let tokens = tokenize(&strip_comments_and_literals(&text));
             let dir = child_dir(&path, module.is_empty());
             for (name, explicit) in mod_declarations(&text, &tokens) {
@@ -127,7 +161,11 @@ impl CrateTree {
                     Some(relative) => path.parent().unwrap().join(relative),
                     None => {
                         let flat = dir.join(format!("{name}.rs"));
-                        if flat.is_file() { flat } else { dir.join(&name).join("mod.rs") }
+                        if flat.is_file() {
+                            flat
+                        } else {
+                            dir.join(&name).join("mod.rs")
+                        }
                     }
                 };
                 pending.push((child, file));
@@ -198,9 +236,15 @@ impl CrateTree {
 
     /// Every circle of files, each once, as the files of one strongly connected component.
     fn cycles(&self) -> Vec<Vec<usize>> {
-        let edges: Vec<BTreeSet<usize>> =
-            self.edges().into_iter().map(|targets| targets.into_keys().collect()).collect();
-        strongly_connected(&edges).into_iter().filter(|component| component.len() > 1).collect()
+        let edges: Vec<BTreeSet<usize>> = self
+            .edges()
+            .into_iter()
+            .map(|targets| targets.into_keys().collect())
+            .collect();
+        strongly_connected(&edges)
+            .into_iter()
+            .filter(|component| component.len() > 1)
+            .collect()
     }
 }
 
@@ -208,7 +252,11 @@ impl CrateTree {
 fn child_dir(path: &Path, is_root: bool) -> PathBuf {
     let parent = path.parent().unwrap().to_path_buf();
     let stem = path.file_stem().unwrap().to_string_lossy();
-    if is_root || stem == "mod" { parent } else { parent.join(stem.as_ref()) }
+    if is_root || stem == "mod" {
+        parent
+    } else {
+        parent.join(stem.as_ref())
+    }
 }
 
 /// Tarjan's strongly connected components.
@@ -298,7 +346,8 @@ fn strip_comments_and_literals(text: &str) -> String {
                 }
             }
             out.push(' ');
-        } else if c == 'r' && (next == Some('"') || next == Some('#')) && !prev_is_ident(&chars, i) {
+        } else if c == 'r' && (next == Some('"') || next == Some('#')) && !prev_is_ident(&chars, i)
+        {
             // Raw string r"..." or r#"..."#.
             let mut j = i + 1;
             let mut hashes = 0;
@@ -399,7 +448,8 @@ fn mod_declarations(raw: &str, tokens: &[String]) -> Vec<(String, Option<String>
         let Some(end) = after.find('"') else { break };
         let file = after[..end].to_string();
         let declared = after[end..].split("mod ").nth(1).and_then(|tail| {
-            tail.split(|c: char| !(c.is_alphanumeric() || c == '_')).next()
+            tail.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .next()
         });
         if let Some(name) = declared {
             explicit.insert(name.to_string(), file);
@@ -441,7 +491,10 @@ fn use_paths(tokens: &[String]) -> Vec<(Vec<String>, Vec<String>)> {
                 continue;
             }
             "use" => {
-                let end = tokens[i..].iter().position(|t| t == ";").map_or(tokens.len(), |p| i + p);
+                let end = tokens[i..]
+                    .iter()
+                    .position(|t| t == ";")
+                    .map_or(tokens.len(), |p| i + p);
                 let names: Vec<String> = inline.iter().map(|(name, _)| name.clone()).collect();
                 let mut paths = Vec::new();
                 expand_use_tree(&tokens[i + 1..end], &mut Vec::new(), &mut paths);
