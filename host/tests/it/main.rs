@@ -1,4 +1,5 @@
 //! Integration tests of `gripline-host`: one test binary (`docs/architecture.md`, "Tests").
 
+mod drive;
 mod ffb_reconnect;
 mod sound_live;
