@@ -18,8 +18,9 @@ use parry3d_f64::query::Ray;
 use parry3d_f64::shape::{CompositeShapeRef, TriMesh};
 
 use super::neighbourhood::{COVER_MARGIN_M, Neighbourhoods, RayHint};
+use super::query::{Ground, GroundHit};
 use super::ray_triangle::ray_triangle_toi;
-use super::{Ground, GroundHit, Surface};
+use super::surface::Surface;
 
 /// Why a [`TriangleMesh`] could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -488,6 +488,23 @@ impl Powertrain {
         t.shifting = self.shift.shifting();
     }
 
+    /// [`Powertrain::step`] as a vehicle runs it: a wheel spin that comes out of the step not
+    /// finite is set to zero, so one bad tick cannot poison the next.
+    pub fn step_wheels(
+        &mut self,
+        controls: &Controls,
+        wheels: &mut [WheelSpin; 4],
+        loads: &[WheelLoad; 4],
+        dt: f64,
+    ) {
+        self.step(controls, wheels, loads, dt);
+        for s in wheels.iter_mut() {
+            if !s.omega.is_finite() {
+                s.omega = 0.0;
+            }
+        }
+    }
+
     /// Advances engine, driveline and wheel spins by `dt` seconds.
     ///
     /// `wheels` are read and written (spin rates; the inertias are read); `loads` give each

@@ -66,7 +66,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{TireInput, TireModel, TireOutput, effective_load, friction_scale};
+use super::interface::{TireInput, TireModel, TireOutput};
+use super::sanitise::{effective_load, friction_scale};
 use crate::validate::{Validate, Validator};
 
 /// How the vertical load is spread along the contact patch.

@@ -101,8 +101,9 @@ use std::f64::consts::{FRAC_1_PI, FRAC_PI_2, FRAC_PI_4, PI};
 
 use serde::{Deserialize, Serialize};
 
+use super::interface::{TireInput, TireModel, TireOutput};
+use super::sanitise::{effective_load, friction_scale};
 use super::trail::PneumaticTrail;
-use super::{TireInput, TireModel, TireOutput, effective_load, friction_scale};
 use crate::validate::{Validate, Validator};
 
 /// One pound-force in newtons.

@@ -58,10 +58,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    PneumaticTrail, TireInput, TireModel, TireOutput, effective_load, finite_or_zero,
-    friction_scale, saturate,
-};
+use super::interface::{TireInput, TireModel, TireOutput};
+use super::sanitise::{effective_load, finite_or_zero, friction_scale, saturate};
+use super::trail::PneumaticTrail;
 use crate::validate::{Validate, Validator};
 
 /// A point of the longitudinal table.

@@ -55,8 +55,9 @@ use std::f64::consts::{FRAC_PI_2, PI};
 
 use serde::{Deserialize, Serialize};
 
+use super::interface::{TireInput, TireModel, TireOutput};
+use super::sanitise::{effective_load, friction_scale};
 use super::trail::PneumaticTrail;
-use super::{TireInput, TireModel, TireOutput, effective_load, friction_scale};
 use crate::validate::{Validate, Validator};
 
 /// Largest magnitude of a slip (and of the curve's argument `B s`) the model evaluates; larger

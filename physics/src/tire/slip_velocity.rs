@@ -75,10 +75,9 @@ pub use curve::{CurvePoint, FrictionCurve};
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    PneumaticTrail, TireInput, TireModel, TireOutput, effective_load, finite_or_zero,
-    friction_scale, saturate,
-};
+use super::interface::{TireInput, TireModel, TireOutput};
+use super::sanitise::{effective_load, finite_or_zero, friction_scale, saturate};
+use super::trail::PneumaticTrail;
 use crate::validate::{Validate, Validator};
 
 /// Tyre whose friction is a curve of the slip velocity (Vehicle Physics Pro).

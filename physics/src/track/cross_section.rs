@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::ground::Surface;
 use crate::validate::Validator;
 
-use super::barrier::BarrierSpec;
+use super::barrier_spec::BarrierSpec;
 
 /// The road's surface and the bands beside it at one control point. Between two control points
 /// the bands' widths and rises blend like the road's width; the quads between a control point

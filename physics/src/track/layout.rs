@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 use crate::ground::Surface;
 use crate::validate::{Validate, Validator};
 
-use super::barrier::{BarrierSpec, Side};
+use super::barrier_spec::BarrierSpec;
 use super::cross_section::{CrossSection, validate_cross_sections};
 use super::reference::LaneChange;
+use super::side::Side;
 
 /// The description of a track, from which [`TrackLayout::build_mesh`](super::TrackLayout::build_mesh)
 /// makes the ground mesh, the sampled centre line, the objects and the references.

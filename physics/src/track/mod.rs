@@ -19,6 +19,7 @@
 //! direction of travel: positive raises the left edge (a right-hand corner's banking).
 
 pub mod barrier;
+pub mod barrier_spec;
 mod build;
 mod build_sections;
 pub mod centre_line;
@@ -26,6 +27,7 @@ pub mod cross_section;
 pub mod layout;
 pub mod reference;
 pub mod roadside;
+pub mod side;
 
 #[cfg(test)]
 mod barrier_tests;
@@ -37,7 +39,8 @@ use glam::DVec3;
 use crate::ground::{Ground, GroundHit, MeshError, RayHint, TriangleMesh, Walls};
 use crate::validate::Violations;
 
-pub use barrier::{Barrier, BarrierKind, BarrierPlacement, BarrierSpec, Side};
+pub use barrier::Barrier;
+pub use barrier_spec::{BarrierKind, BarrierPlacement, BarrierSpec};
 pub use centre_line::{CentreLine, CentreLineSample, Projection};
 pub use cross_section::{CrossSection, SideBand};
 pub use layout::{
@@ -48,6 +51,7 @@ pub use reference::{
     Lane, LaneChange, LaneChangeSection, LaneSpec, NamedReference, ReferenceGeometry,
 };
 pub use roadside::{RoadsideItem, RoadsideKind};
+pub use side::Side;
 
 /// Why a layout could not be turned into a mesh.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

@@ -25,9 +25,10 @@ use glam::DVec3;
 
 use crate::ground::TriangleMesh;
 
-use super::barrier::{SampleEdges, Side};
+use super::barrier::SampleEdges;
 use super::centre_line::CentreLine;
 use super::layout::{BuildingStyle, ObjectSpec, TrackLayout};
+use super::side::Side;
 
 /// Horizontal distance around a tree's trunk that must be free of ground (m): its crown's
 /// reach.

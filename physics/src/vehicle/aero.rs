@@ -70,7 +70,7 @@ impl AeroParams {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vehicle::VehicleParams;
+    use crate::vehicle::params::VehicleParams;
 
     #[test]
     fn drag_and_downforce() {

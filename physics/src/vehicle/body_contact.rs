@@ -24,6 +24,7 @@ use glam::DVec3;
 
 use super::chassis::RigidBody;
 use super::params::BodyParams;
+use super::wheel::ContactGeometry;
 use crate::ground::{Ground, RayHint};
 
 /// Number of body contact points.
@@ -63,6 +64,36 @@ pub fn body_points(
         }
     }
     points
+}
+
+/// Running sum of the wheels' contact points and normals.
+#[derive(Clone, Copy, Default)]
+struct Vec3Sum {
+    point: DVec3,
+    normal: DVec3,
+    count: u32,
+}
+
+/// A point and the upward unit normal of the plane through the wheels' contact points
+/// (their mean point and mean normal) when at least three wheels touch the ground, for
+/// [`body_contact_loads`]'s culling; `None` otherwise.
+pub fn wheel_contact_plane(contacts: &[ContactGeometry; 4]) -> Option<(DVec3, DVec3)> {
+    let touching: Vec3Sum =
+        contacts
+            .iter()
+            .filter(|c| c.contact)
+            .fold(Vec3Sum::default(), |acc, c| Vec3Sum {
+                point: acc.point + c.point,
+                normal: acc.normal + c.normal,
+                count: acc.count + 1,
+            });
+    (touching.count >= 3).then(|| {
+        let count = f64::from(touching.count);
+        (
+            touching.point / count,
+            touching.normal.try_normalize().unwrap_or(DVec3::Z),
+        )
+    })
 }
 
 /// Force and moment about the CG (world frame) of the body's contacts with the ground, for the
@@ -122,7 +153,7 @@ pub fn body_contact_loads(
 mod tests {
     use super::*;
     use crate::ground::FlatGround;
-    use crate::vehicle::VehicleParams;
+    use crate::vehicle::params::VehicleParams;
 
     #[test]
     fn points_span_the_box() {

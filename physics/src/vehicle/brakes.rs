@@ -28,6 +28,7 @@
 //! [`TC_MIN_SPEED_M_PER_S`] so that a launch from rest does not read as infinite slip.
 
 use super::params::{AidParams, BrakeParams};
+use crate::controls::Controls;
 
 /// Speed floor (m/s) of the slip ratio traction control measures.
 pub const TC_MIN_SPEED_M_PER_S: f64 = 2.0;
@@ -160,6 +161,61 @@ impl TractionControl {
     /// The current throttle factor.
     pub fn factor(&self) -> f64 {
         self.factor
+    }
+}
+
+/// The driver aids of one car: ABS and traction control, as one step runs them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct DriverAids {
+    abs: Abs,
+    tc: TractionControl,
+}
+
+/// What the brakes and the aids make of the driver's controls in one tick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AidedControls {
+    /// Brake torque capacities (N·m) of `[FL, FR, RL, RR]`: service brakes after ABS, plus
+    /// the handbrake on the rear wheels.
+    pub brake_torques_n_m: [f64; 4],
+    /// The controls the powertrain gets: the driver's, the throttle cut by traction control.
+    pub powertrain: Controls,
+}
+
+impl DriverAids {
+    /// Updates ABS and traction control from the wheels' `sensors` and turns the driver's
+    /// (sanitised) `controls` into brake torques and the powertrain's controls.
+    pub fn update(
+        &mut self,
+        aids: &AidParams,
+        brakes: &BrakeParams,
+        controls: &Controls,
+        sensors: &[WheelSlipSensor; 4],
+        dt: f64,
+    ) -> AidedControls {
+        let abs = self.abs.update(aids, controls.brake, sensors, dt);
+        let tc = self.tc.update(aids, sensors, dt);
+        let service = brakes.service_capacity(controls.brake);
+        let handbrake = brakes.handbrake_capacity(controls.handbrake);
+        AidedControls {
+            brake_torques_n_m: std::array::from_fn(|i| {
+                let hand = if i >= 2 { handbrake } else { 0.0 };
+                service[i] * abs[i] + hand
+            }),
+            powertrain: Controls {
+                throttle: controls.throttle * tc,
+                ..*controls
+            },
+        }
+    }
+
+    /// Whether ABS reduced any wheel's brake pressure in the last update.
+    pub fn abs_active(&self) -> bool {
+        self.abs.active()
+    }
+
+    /// Whether traction control is cutting throttle.
+    pub fn tc_active(&self) -> bool {
+        self.tc.active()
     }
 }
 

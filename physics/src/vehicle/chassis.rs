@@ -15,6 +15,8 @@
 
 use glam::{DQuat, DVec3};
 
+use super::params::GRAVITY;
+
 /// Position and orientation of the body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pose {
@@ -62,6 +64,34 @@ pub const MAX_ANGULAR_SPEED: f64 = 200.0;
 
 /// Largest linear speed the integrator keeps (m/s).
 pub const MAX_SPEED: f64 = 1_000.0;
+
+/// The force and the moment about the CG (world frame) a step gathers on the body before
+/// [`RigidBody::integrate`] applies them. Each part of the step adds its own share, in the
+/// step's fixed order, so the sums come out the same bits every time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct BodyLoads {
+    /// Total force (N, world frame).
+    pub force: DVec3,
+    /// Total moment about the CG (N·m, world frame).
+    pub torque: DVec3,
+}
+
+impl BodyLoads {
+    /// The weight of a body of `mass` (kg), and no moment: what every step starts from.
+    pub fn weight(mass: f64) -> Self {
+        Self {
+            force: DVec3::new(0.0, 0.0, -GRAVITY * mass),
+            torque: DVec3::ZERO,
+        }
+    }
+
+    /// Adds a `force` and a moment `torque` about the CG (world frame).
+    #[inline]
+    pub fn add(&mut self, force: DVec3, torque: DVec3) {
+        self.force += force;
+        self.torque += torque;
+    }
+}
 
 /// Rigid-body state.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -28,6 +28,7 @@
 //! | [`body_contact`] | penalty contact of the body box with the ground |
 //! | [`sound`] | cylinders, firing pattern and sound character, for the `audio` crate |
 //! | [`telemetry`] | [`Snapshot`] |
+//! | `tyre_forces` | the four tyres through one step: forces on body and wheels, what heats them |
 //! | `tyre_heat` | the tyres' thermal states and the environment, as the step uses them |
 //! | [`model`] | [`Vehicle`] and its step |
 //!
@@ -53,6 +54,7 @@ pub mod steering_feel;
 pub mod suspension;
 pub mod telemetry;
 pub mod tyre_fit;
+mod tyre_forces;
 mod tyre_heat;
 pub mod wall_contact;
 pub mod wheel;

@@ -2,27 +2,36 @@
 //!
 //! # One step
 //!
-//! 1. Sanitise the controls; steering-wheel angle to road-wheel angles.
-//! 2. Each corner casts its ray: contact, compression, compression rate.
+//! Each phase is its part's own call; [`Vehicle::step`] only hands the results on.
+//!
+//! 1. Sanitise the controls; steering-wheel angle to road-wheel angles
+//!    ([`super::steering`]).
+//! 2. Each corner casts its ray: contact, compression, compression rate
+//!    ([`super::wheel::find_contacts`]).
 //! 3. Suspension forces (spring, damper, bump stop, anti-roll bar) give the tyre loads,
-//!    clamped at zero (a tyre cannot pull).
+//!    clamped at zero (a tyre cannot pull; [`super::suspension::tyre_loads`]).
 //! 4. Each wheel in contact: contact frame and slip velocities, transient slips from its
 //!    tread deflections, tyre forces (surface friction as `mu_scale`); the forces act on the
 //!    body at the contact point (the lateral force at the axle's roll-centre height), the
 //!    aligning moment about the ground normal; the road torque on the wheel `-fx r`, and its
 //!    slope in the spin through the standstill damper (the tyre's local `dFx / dkappa`, by a
-//!    finite difference, only below the damper's fade-out speed).
-//! 5. ABS scales the brake torques, traction control the throttle; the powertrain advances
-//!    the wheel spins (and its own states) with the road torques, their slopes (the damper
-//!    implicit) and the friction-torque capacities: brakes, handbrake and rolling resistance.
-//!    The body receives the damper's force change over the step, as the wheel did.
-//! 6. Tread deflections advance with the new spins.
-//! 7. Aerodynamic and body-contact forces (ground and walls); gravity; the rigid body advances.
-//! 8. Steering-column torque from the front tyres; telemetry.
+//!    finite difference, only below the damper's fade-out speed). See `tyre_forces`.
+//! 5. ABS scales the brake torques, traction control the throttle ([`super::brakes`]); the
+//!    powertrain advances the wheel spins (and its own states) with the road torques, their
+//!    slopes (the damper implicit) and the friction-torque capacities: brakes, handbrake and
+//!    rolling resistance. The body receives the damper's force change over the step, as the
+//!    wheel did.
+//! 6. Tread deflections advance with the new spins ([`super::wheel::advance_deflections`]).
+//! 7. Aerodynamic ([`super::aero`]) and body-contact forces (ground: [`super::body_contact`];
+//!    walls: [`super::wall_contact`]); gravity; the rigid body advances ([`super::chassis`]).
+//! 8. Steering-column torque from the front tyres.
 //! 9. Tyres with thermal parameters: temperatures and wear advance with this step's sliding,
 //!    rolling and brake powers; the next step's tyre inputs use the new hot pressure and grip
 //!    factor (see [`crate::tire::thermal`]). Tyres without them skip all of it and see the set
-//!    pressure and the road's friction unchanged.
+//!    pressure and the road's friction unchanged. Telemetry ([`super::telemetry`]).
+//!
+//! The body's force and moment are gathered in one [`BodyLoads`] in this order: weight, the
+//! tyres wheel by wheel, the damper's change wheel by wheel, aero, ground contact, walls.
 //!
 //! Everything lives in fixed-size arrays: the step allocates nothing, reads no clock and uses
 //! no randomness, so the same inputs give bit-identical states.
@@ -30,32 +39,30 @@
 use glam::{DQuat, DVec3};
 
 use super::aero::AeroPoints;
-use super::anti_roll_bar::anti_roll_bar_forces;
-use super::body_contact::{BODY_POINTS, body_contact_loads, body_points};
-use super::brakes::{Abs, TractionControl, WheelSlipSensor};
-use super::chassis::{Pose, RigidBody};
-use super::params::{AidParams, GRAVITY, VehicleParams};
-use super::telemetry::{Snapshot, WheelTelemetry};
+use super::body_contact::{BODY_POINTS, body_contact_loads, body_points, wheel_contact_plane};
+use super::brakes::DriverAids;
+use super::chassis::{BodyLoads, Pose, RigidBody};
+use super::params::{AidParams, VehicleParams};
+use super::steering_feel::SteeringFeel;
+use super::suspension::tyre_loads;
+use super::telemetry::Snapshot;
+use super::tyre_forces::{TyreForces, TyreInputs};
 use super::tyre_heat::TyreHeat;
-use super::wall_contact::{BodyShape, MassProperties, WallMemory, wall_contact_loads};
+use super::wall_contact::{BodyShape, MassProperties, WallMemory, add_wall_loads};
 use super::wheel::{
-    ContactGeometry, Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection,
-    contact_damping_time, contact_kinematics, tyre_figures,
+    Corner, PeakSlip, TreadDeflection, advance_deflections, find_contacts, tyre_figures,
 };
 use crate::controls::Controls;
 use crate::environment::Environment;
 use crate::ground::{Ground, RayHint};
-use crate::powertrain::{Drivetrain, Powertrain, WheelLoad, WheelSpin};
-use crate::tire::thermal::{ThermalLoads, TyreThermalParams, TyreThermalState};
-use crate::tire::{Tire, TireInput, TireModel, TireOutput};
+use crate::powertrain::{Drivetrain, Powertrain, WheelSpin};
+use crate::tire::Tire;
+use crate::tire::thermal::{TyreThermalParams, TyreThermalState};
 use crate::validate::{Validate, Validator, Violations};
 
 /// Distance from the suspension hardpoint to the wheel centre at full bump travel (m): the
 /// ray's origin stays this far above the wheel centre.
 pub const HARDPOINT_CLEARANCE_M: f64 = 0.1;
-
-/// Relative step in kappa of the finite difference that finds the tyre's local slope.
-const KAPPA_STEP: f64 = 1e-4;
 
 /// The ground queries' hints of the four wheels and the body probes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -83,8 +90,8 @@ pub struct Vehicle {
     ground_hints: GroundHints,
     /// Which wall each body point touches: keeps every point on its side of a wall.
     wall_memory: WallMemory,
-    abs: Abs,
-    tc: TractionControl,
+    /// ABS and traction control.
+    aids: DriverAids,
     powertrain: Powertrain,
     /// Tyre temperatures and wear, their parameters, and the environment.
     tyre_heat: TyreHeat,
@@ -174,8 +181,7 @@ impl Vehicle {
             deflections: [TreadDeflection::default(); 4],
             ground_hints: GroundHints::default(),
             wall_memory: WallMemory::default(),
-            abs: Abs::default(),
-            tc: TractionControl::default(),
+            aids: DriverAids::default(),
             tyre_heat: TyreHeat::default(),
             time_s: 0.0,
             snapshot: Snapshot::default(),
@@ -247,8 +253,8 @@ impl Vehicle {
 
     /// The figures force feedback needs about this car (tyre peaks, driven wheels, the
     /// steering's reference torque), computed from its parameters and tyres.
-    pub fn steering_feel(&self) -> crate::vehicle::SteeringFeel {
-        crate::vehicle::SteeringFeel::of(&self.params, &self.tires)
+    pub fn steering_feel(&self) -> SteeringFeel {
+        SteeringFeel::of(&self.params, &self.tires)
     }
 
     /// The `[front, rear]` tyre models.
@@ -379,8 +385,7 @@ impl Vehicle {
         }
         self.deflections = [TreadDeflection::default(); 4];
         self.wall_memory = WallMemory::default();
-        self.abs = Abs::default();
-        self.tc = TractionControl::default();
+        self.aids = DriverAids::default();
         // In place, as `fuelled_powertrain` builds it, without cloning the parameters.
         self.powertrain.reset(self.params.powertrain.gearbox.mode);
         self.powertrain
@@ -393,10 +398,8 @@ impl Vehicle {
             mass_kg: self.mass_kg(),
             ..Snapshot::default()
         };
-        for (i, w) in self.snapshot.wheels.iter_mut().enumerate() {
-            let set_pressure = self.params.axle(i / 2).wheel.tyre_pressure_pa;
-            self.tyre_heat.telemetry(i, set_pressure, w);
-        }
+        self.tyre_heat
+            .write_telemetry(&self.params, &mut self.snapshot.wheels);
     }
 
     /// Sets the car moving straight ahead at `speed` (m/s, negative backwards) along its body
@@ -435,336 +438,120 @@ impl Vehicle {
         let controls = controls.sanitized();
         let p = &self.params;
         let mass = self.mass_kg();
-        let q = self.body.pose.orientation;
-        let position = self.body.pose.position;
         let velocity_before = self.body.velocity;
+        let mut loads = BodyLoads::weight(mass);
 
         // 1. Steering.
-        let steering_wheel = p.steering.clamp_to_lock(controls.steering_wheel_rad);
-        let steer =
-            p.steering
-                .road_wheel_angles(steering_wheel, p.chassis.wheelbase_m, p.front.track_m);
+        let steering = p.steering.angles(
+            controls.steering_wheel_rad,
+            p.chassis.wheelbase_m,
+            p.front.track_m,
+        );
 
         // 2. Contacts.
-        let hints = &mut self.ground_hints.wheels;
-        let contacts: [ContactGeometry; 4] = std::array::from_fn(|i| {
-            self.corners[i].find_contact(&self.body, ground, &mut hints[i])
-        });
+        let contacts = find_contacts(
+            &self.corners,
+            &self.body,
+            ground,
+            &mut self.ground_hints.wheels,
+        );
 
         // 3. Suspension forces and tyre loads.
-        let mut suspension = [0.0; 4];
-        for axle in 0..2 {
-            let (l, r) = (2 * axle, 2 * axle + 1);
-            let ap = p.axle(axle);
-            let (arb_l, arb_r) = anti_roll_bar_forces(
-                ap.anti_roll_bar_n_per_m,
-                contacts[l].compression,
-                contacts[r].compression,
-            );
-            for (i, arb) in [(l, arb_l), (r, arb_r)] {
-                let c = &contacts[i];
-                if c.contact {
-                    suspension[i] = ap.suspension.force(c.compression, c.compression_rate) + arb;
-                }
-            }
-        }
-        let loads_n: [f64; 4] = std::array::from_fn(|i| suspension[i].max(0.0));
+        let loads_n = tyre_loads(p, &contacts);
 
         // 4. Tyres.
-        let mut force = DVec3::new(0.0, 0.0, -GRAVITY * mass);
-        let mut torque = DVec3::ZERO;
-        let mut wheel_loads = [WheelLoad::default(); 4];
-        let mut sensors = [WheelSlipSensor::default(); 4];
-        let mut outputs = [TireOutput::default(); 4];
-        let mut wheels = [WheelTelemetry::default(); 4];
-        let mut contact_speeds = [(0.0, 0.0); 4];
-        let mut rolling = [0.0; 4];
-        let mut sliding_w = [0.0; 4];
-        let mut fx_per_spin = [0.0; 4];
-        let mut headings = [DVec3::ZERO; 4];
-        for i in 0..4 {
-            let corner = &self.corners[i];
-            let ap = p.axle(corner.axle);
-            let wp = &ap.wheel;
-            let c = &contacts[i];
-            let toe = -corner.side * ap.static_toe_deg.to_radians();
-            let steer_angle = if corner.axle == 0 {
-                steer[i] + toe
-            } else {
-                toe
-            };
-            let camber = (ap.static_camber_deg
-                + ap.camber_gain_deg_per_m * (c.compression - corner.static_compression))
-                .to_radians();
-            let omega = self.spins[i].omega;
-            wheels[i] = WheelTelemetry {
-                spin_rad_per_s: omega,
-                suspension_travel_m: c.compression,
-                steer_angle_rad: steer_angle,
-                camber_rad: corner.side * camber,
-                surface: c.surface,
-                contact: c.contact,
-                centre_position: c.wheel_centre,
-                ..WheelTelemetry::default()
-            };
-            let fz = loads_n[i];
-            if !c.contact || fz <= 0.0 {
-                continue;
-            }
-            let k = contact_kinematics(&self.body, c, steer_angle, corner.side * camber);
-            let r = corner.radius;
-            let vsx = k.vx - omega * r;
-            let vsy = k.vy;
-            contact_speeds[i] = (k.vx, k.vy);
-            sensors[i] = WheelSlipSensor {
-                rim_speed: omega * r,
-                ground_speed: k.vx,
-                contact: true,
-            };
-            let damping_time = contact_damping_time(
-                wp,
-                p.static_wheel_load_n(corner.axle) / GRAVITY,
-                corner.slip_stiffness_per_load * fz,
-            );
-            let slip = wp.transient_slip(&self.deflections[i], k.vx, vsx, vsy, damping_time);
-            let surface = c.surface.properties();
-            // Without thermal parameters: the set pressure and the road's friction, untouched.
-            let (pressure, mu_scale) =
-                self.tyre_heat
-                    .tyre_conditions(i, wp.tyre_pressure_pa, surface.friction_scale);
-            let input = TireInput {
-                fz,
-                kappa: slip.kappa,
-                alpha: slip.alpha,
-                gamma: k.gamma,
-                vx: if k.vx < 0.0 {
-                    k.vx.min(-TYRE_MIN_SPEED_M_PER_S)
-                } else {
-                    k.vx.max(TYRE_MIN_SPEED_M_PER_S)
-                },
-                pressure,
-                mu_scale,
-            };
-            let tire = &self.tires[corner.axle];
-            // Only what the step uses (fx, fy, mz; the same bits as a full evaluation).
-            let mut out = tire.evaluate_forces(&input);
-            if !out.is_finite() {
-                out = TireOutput::default();
-            }
-            outputs[i] = out;
-            sliding_w[i] = ThermalLoads::sliding_power_w(out.fx, out.fy, vsx, vsy);
-            // How the force follows the spin through the standstill damper (N·s/m·rad⁻¹·m, i.e.
-            // N per rad/s): the tyre's local slope in kappa, where rising (beyond the peak the
-            // damper no longer stiffens the coupling), times `dkappa / domega`.
-            if slip.kappa_per_slip_velocity != 0.0 {
-                let h = KAPPA_STEP * slip.kappa.abs().max(1.0);
-                let ahead = tire.longitudinal_force(&TireInput {
-                    kappa: slip.kappa + h,
-                    ..input
-                });
-                let slope = (ahead - out.fx) / h;
-                if slope.is_finite() && slope > 0.0 {
-                    fx_per_spin[i] = -slope * slip.kappa_per_slip_velocity * r;
-                }
-            }
-            headings[i] = k.x;
+        let mut tyres = TyreForces::evaluate(
+            &TyreInputs {
+                params: p,
+                corners: &self.corners,
+                tires: &self.tires,
+                body: &self.body,
+                contacts: &contacts,
+                loads_n: &loads_n,
+                road_wheels_rad: steering.road_wheels_rad,
+                spins: &self.spins,
+                deflections: &self.deflections,
+                tyre_heat: &self.tyre_heat,
+            },
+            &mut loads,
+        );
 
-            // Forces on the body.
-            let n = c.normal;
-            let loose = k.planar_velocity * (-surface.loose_drag_s_per_m * fz);
-            let at_patch = k.x * out.fx + n * fz + loose;
-            let lateral = k.y * out.fy;
-            let lateral_point = c.point + n * ap.roll_centre_height_m;
-            force += at_patch + lateral;
-            torque += (c.point - position).cross(at_patch)
-                + (lateral_point - position).cross(lateral)
-                + n * out.mz;
-
-            // Torque on the wheel and its slope in the spin: the tread spring acts explicitly,
-            // the standstill damper implicitly (see `wheel`); the body gets the matching
-            // force change after the spin update (step 5).
-            // Rolling resistance is a friction torque: it joins the brake capacity below.
-            wheel_loads[i].road_torque = -out.fx * r;
-            wheel_loads[i].road_torque_slope = -fx_per_spin[i] * r;
-            rolling[i] = wp.rolling_resistance_torque(fz, k.vx, surface.extra_rolling_resistance);
-
-            wheels[i].load_n = fz;
-            wheels[i].slip_ratio = slip.kappa;
-            wheels[i].slip_angle_rad = slip.alpha;
-            wheels[i].slip_velocity_m_per_s = vsx.hypot(vsy);
-            wheels[i].fx_n = out.fx;
-            wheels[i].fy_n = out.fy;
-            wheels[i].mz_n_m = out.mz;
-            wheels[i].camber_rad = k.gamma;
-        }
-
-        // 5. Brakes, aids, powertrain.
-        let abs = self.abs.update(&p.aids, controls.brake, &sensors, dt);
-        let tc = self.tc.update(&p.aids, &sensors, dt);
-        let service = p.brakes.service_capacity(controls.brake);
-        let handbrake = p.brakes.handbrake_capacity(controls.handbrake);
-        for i in 0..4 {
-            let hand = if i >= 2 { handbrake } else { 0.0 };
-            wheels[i].brake_torque_n_m = service[i] * abs[i] + hand;
-            wheel_loads[i].brake_torque = wheels[i].brake_torque_n_m + rolling[i];
-        }
-        let powertrain_controls = Controls {
-            throttle: controls.throttle * tc,
-            ..controls
-        };
+        // 5. Brakes, aids, powertrain; the body follows the spins' change.
+        let aided = self
+            .aids
+            .update(&p.aids, &p.brakes, &controls, &tyres.sensors, dt);
+        tyres.set_brake_torques(&aided.brake_torques_n_m);
         self.powertrain
-            .step(&powertrain_controls, &mut self.spins, &wheel_loads, dt);
-        for s in &mut self.spins {
-            if !s.omega.is_finite() {
-                s.omega = 0.0;
-            }
-        }
-        // The powertrain applied the linearised road torque `-(fx + fx_per_spin d_omega) r`
-        // to each wheel; the road pushes the body with the same force.
-        for i in 0..4 {
-            if fx_per_spin[i] == 0.0 {
-                continue;
-            }
-            let dfx = fx_per_spin[i] * (self.spins[i].omega - wheels[i].spin_rad_per_s);
-            if !dfx.is_finite() {
-                continue;
-            }
-            let push = headings[i] * dfx;
-            force += push;
-            torque += (contacts[i].point - position).cross(push);
-            outputs[i].fx += dfx;
-            wheels[i].fx_n += dfx;
-        }
+            .step_wheels(&aided.powertrain, &mut self.spins, &tyres.wheel_loads, dt);
+        tyres.follow_spins(&self.spins, &contacts, self.body.pose.position, &mut loads);
 
         // 6. Tread deflections.
-        for i in 0..4 {
-            if wheels[i].load_n > 0.0 {
-                let corner = &self.corners[i];
-                let (vx, vy) = contact_speeds[i];
-                let vsx = vx - self.spins[i].omega * corner.radius;
-                self.deflections[i] = p.axle(corner.axle).wheel.advance_deflection(
-                    &self.deflections[i],
-                    vx,
-                    vsx,
-                    vy,
-                    dt,
-                    corner.peak,
-                );
-            } else {
-                self.deflections[i] = TreadDeflection::default();
-            }
-        }
+        advance_deflections(
+            &mut self.deflections,
+            &self.corners,
+            p,
+            &tyres.loaded_contact_speeds(),
+            &self.spins,
+            dt,
+        );
 
-        // 7. Aero, body contact, integration.
-        let aero = p.aero.loads(&self.aero_points, q, self.body.velocity);
-        force += aero.force;
-        torque += aero.torque;
-        let touching: Vec3Sum =
-            contacts
-                .iter()
-                .filter(|c| c.contact)
-                .fold(Vec3Sum::default(), |acc, c| Vec3Sum {
-                    point: acc.point + c.point,
-                    normal: acc.normal + c.normal,
-                    count: acc.count + 1,
-                });
-        let wheel_plane = (touching.count >= 3).then(|| {
-            let count = f64::from(touching.count);
-            (
-                touching.point / count,
-                touching.normal.try_normalize().unwrap_or(DVec3::Z),
-            )
-        });
-        // The body's contact points where they are now, for the ground and the walls.
+        // 7. Aero, body contact with the ground and the walls, integration.
+        let aero = p.aero.loads(
+            &self.aero_points,
+            self.body.pose.orientation,
+            self.body.velocity,
+        );
+        loads.add(aero.force, aero.torque);
         let body_world_points = self.body.pose.world_points(&self.body_points);
-        let (body_force, body_torque, body_contacts) = body_contact_loads(
+        let (body_force, body_torque, ground_contacts) = body_contact_loads(
             &p.body,
             &body_world_points,
             &self.body,
             ground,
-            wheel_plane,
+            wheel_contact_plane(&contacts),
             &mut self.ground_hints.body,
         );
-        force += body_force;
-        torque += body_torque;
-        // Walls: nothing is added unless a point touches one (see `wall_contact`).
+        loads.add(body_force, body_torque);
         let shape = BodyShape {
             params: &p.body,
             world_points: &body_world_points,
             mass: MassProperties::new(mass, self.inertia),
         };
-        let memory = &mut self.wall_memory;
-        let walls = ground
-            .walls()
-            .and_then(|w| wall_contact_loads(&shape, &self.body, w, memory, dt));
-        let wall_contacts = walls.map_or(0, |(f, t, n)| {
-            force += f;
-            torque += t;
-            n
-        });
-        self.body.integrate(force, torque, mass, self.inertia, dt);
+        let wall_contacts = add_wall_loads(
+            &shape,
+            &self.body,
+            ground,
+            &mut self.wall_memory,
+            dt,
+            &mut loads,
+        );
+        self.body
+            .integrate(loads.force, loads.torque, mass, self.inertia, dt);
         self.time_s += dt;
 
-        // 8. Steering torque and telemetry.
-        let column = p.steering.column_torque(
-            [outputs[0].fx, outputs[1].fx],
-            [outputs[0].fy, outputs[1].fy],
-            [outputs[0].mz, outputs[1].mz],
-        );
-        for (w, s) in wheels.iter_mut().zip(&self.spins) {
-            w.spin_rad_per_s = s.omega;
-        }
+        // 8. Steering torque.
+        let column = p.steering.front_column_torque(&tyres.forces);
+        tyres.record_spins(&self.spins);
 
-        // 9. Tyre temperatures and wear.
+        // 9. Tyre temperatures and wear; telemetry.
         let air_speed = self.body.velocity.length();
-        let thermal_loads: [ThermalLoads; 4] = std::array::from_fn(|i| {
-            let spin = self.spins[i].omega.abs();
-            ThermalLoads {
-                sliding_power_w: sliding_w[i],
-                rolling_loss_power_w: rolling[i] * spin,
-                brake_power_w: wheels[i].brake_torque_n_m * spin,
-                air_speed_m_per_s: air_speed,
-                in_contact: wheels[i].load_n > 0.0,
-            }
-        });
-        self.tyre_heat.advance(&thermal_loads, dt);
-        for (i, w) in wheels.iter_mut().enumerate() {
-            self.tyre_heat
-                .telemetry(i, p.axle(i / 2).wheel.tyre_pressure_pa, w);
-        }
-        let q_new = self.body.pose.orientation;
-        let to_body = q_new.inverse();
-        let acceleration = (self.body.velocity - velocity_before) / dt;
+        self.tyre_heat
+            .advance(&tyres.thermal_loads(&self.spins, air_speed), dt);
+        self.tyre_heat.write_telemetry(p, &mut tyres.telemetry);
         self.snapshot = Snapshot {
             time_s: self.time_s,
-            position: self.body.pose.position,
-            orientation: q_new,
-            velocity_world: self.body.velocity,
-            velocity_body: to_body.mul_vec3(self.body.velocity),
-            angular_velocity_world: self.body.angular_velocity,
-            angular_velocity_body: to_body.mul_vec3(self.body.angular_velocity),
-            acceleration_body: to_body.mul_vec3(acceleration),
-            specific_force_body: to_body.mul_vec3(acceleration + DVec3::Z * GRAVITY),
-            speed_m_per_s: self.body.velocity.length(),
-            column_torque_n_m: if column.is_finite() { column } else { 0.0 },
-            steering_wheel_rad: steering_wheel,
+            column_torque_n_m: column,
+            steering_wheel_rad: steering.steering_wheel_rad,
             controls,
-            throttle_applied: powertrain_controls.throttle,
-            abs_active: self.abs.active(),
-            tc_active: self.tc.active(),
-            body_contacts: u32::try_from(body_contacts + wall_contacts).unwrap_or(u32::MAX),
+            throttle_applied: aided.powertrain.throttle,
+            abs_active: self.aids.abs_active(),
+            tc_active: self.aids.tc_active(),
+            body_contacts: u32::try_from(ground_contacts + wall_contacts).unwrap_or(u32::MAX),
             wall_contacts: u32::try_from(wall_contacts).unwrap_or(u32::MAX),
             mass_kg: mass,
-            wheels,
+            wheels: tyres.telemetry,
             powertrain: self.powertrain.telemetry(),
+            ..Snapshot::of_motion(&self.body, velocity_before, dt)
         };
     }
-}
-
-/// Running sum of the wheels' contact points and normals.
-#[derive(Clone, Copy, Default)]
-struct Vec3Sum {
-    point: DVec3,
-    normal: DVec3,
-    count: u32,
 }

@@ -32,6 +32,16 @@
 //! A kingpin-inclination (jacking) term is not modelled.
 
 use super::params::SteeringParams;
+use crate::tire::TireOutput;
+
+/// Where the steering stands this tick.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SteeringAngles {
+    /// Steering-wheel angle after the lock (rad).
+    pub steering_wheel_rad: f64,
+    /// Road-wheel steer angles `[left, right]` (rad), without toe.
+    pub road_wheels_rad: [f64; 2],
+}
 
 impl SteeringParams {
     /// Steering-wheel lock each side (rad).
@@ -43,6 +53,17 @@ impl SteeringParams {
     pub fn clamp_to_lock(&self, steering_wheel_rad: f64) -> f64 {
         let lock = self.lock_rad();
         steering_wheel_rad.clamp(-lock, lock)
+    }
+
+    /// The steering-wheel angle after the lock and the road-wheel angles it gives
+    /// ([`SteeringParams::road_wheel_angles`]) for the driver's `steering_wheel_rad`, on a car
+    /// of `wheelbase` and front `track` (m).
+    pub fn angles(&self, steering_wheel_rad: f64, wheelbase: f64, track: f64) -> SteeringAngles {
+        let steering_wheel = self.clamp_to_lock(steering_wheel_rad);
+        SteeringAngles {
+            steering_wheel_rad: steering_wheel,
+            road_wheels_rad: self.road_wheel_angles(steering_wheel, wheelbase, track),
+        }
     }
 
     /// Road-wheel steer angles `[left, right]` (rad) for a steering-wheel angle (rad, clamped
@@ -91,11 +112,22 @@ impl SteeringParams {
         let right = self.kingpin_moment(-1.0, fx[1], fy[1], mz[1]);
         self.efficiency * (left + right) / self.ratio
     }
+
+    /// [`SteeringParams::column_torque`] of the tyre forces of wheels `[FL, FR, RL, RR]` (the
+    /// front two steer), zero when it is not finite.
+    pub fn front_column_torque(&self, forces: &[TireOutput; 4]) -> f64 {
+        let column = self.column_torque(
+            [forces[0].fx, forces[1].fx],
+            [forces[0].fy, forces[1].fy],
+            [forces[0].mz, forces[1].mz],
+        );
+        if column.is_finite() { column } else { 0.0 }
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::vehicle::VehicleParams;
+    use crate::vehicle::params::VehicleParams;
 
     #[test]
     fn ratio_lock_and_ackermann() {

@@ -6,8 +6,37 @@
 //! suspension pushes the body up with (and the wheel down with): positive in normal use,
 //! possibly negative for an instant in fast rebound, which the tyre cannot transmit (the
 //! caller clamps the tyre load at zero).
+//!
+//! [`tyre_loads`] puts the four corners together with their axles' anti-roll bars into the
+//! tyre loads of one step.
 
-use super::params::SuspensionParams;
+use super::anti_roll_bar::anti_roll_bar_forces;
+use super::params::{SuspensionParams, VehicleParams};
+use super::wheel::ContactGeometry;
+
+/// The tyre loads (N, zero or positive) of the wheels `[FL, FR, RL, RR]` at their `contacts`:
+/// each wheel in contact carries its suspension's force plus its share of the axle's
+/// anti-roll bar, a wheel off the ground carries nothing, and a tyre cannot pull, so a
+/// negative force (fast rebound) is no load.
+pub fn tyre_loads(params: &VehicleParams, contacts: &[ContactGeometry; 4]) -> [f64; 4] {
+    let mut suspension = [0.0; 4];
+    for axle in 0..2 {
+        let (l, r) = (2 * axle, 2 * axle + 1);
+        let ap = params.axle(axle);
+        let (arb_l, arb_r) = anti_roll_bar_forces(
+            ap.anti_roll_bar_n_per_m,
+            contacts[l].compression,
+            contacts[r].compression,
+        );
+        for (i, arb) in [(l, arb_l), (r, arb_r)] {
+            let c = &contacts[i];
+            if c.contact {
+                suspension[i] = ap.suspension.force(c.compression, c.compression_rate) + arb;
+            }
+        }
+    }
+    std::array::from_fn(|i| suspension[i].max(0.0))
+}
 
 impl SuspensionParams {
     /// Spring force at compression `x` (m from full droop), N. Zero at and beyond full droop:
@@ -73,7 +102,7 @@ impl SuspensionParams {
 #[cfg(test)]
 #[allow(clippy::float_cmp)]
 mod tests {
-    use crate::vehicle::VehicleParams;
+    use crate::vehicle::params::VehicleParams;
 
     #[test]
     fn spring_damper_and_stops() {

@@ -8,6 +8,8 @@
 
 use glam::{DQuat, DVec3};
 
+use super::chassis::RigidBody;
+use super::params::GRAVITY;
 use crate::controls::Controls;
 use crate::ground::Surface;
 use crate::powertrain::PowertrainTelemetry;
@@ -116,6 +118,29 @@ pub struct Snapshot {
     pub wheels: [WheelTelemetry; 4],
     /// Engine, clutch, gearbox and fuel after the step.
     pub powertrain: PowertrainTelemetry,
+}
+
+impl Snapshot {
+    /// A snapshot of `body`'s motion after a step of `dt` seconds that began at
+    /// `velocity_before` (world, m/s): pose, velocities in both frames, acceleration and
+    /// specific force over the step, speed. Everything else is at its default.
+    pub fn of_motion(body: &RigidBody, velocity_before: DVec3, dt: f64) -> Self {
+        let q_new = body.pose.orientation;
+        let to_body = q_new.inverse();
+        let acceleration = (body.velocity - velocity_before) / dt;
+        Self {
+            position: body.pose.position,
+            orientation: q_new,
+            velocity_world: body.velocity,
+            velocity_body: to_body.mul_vec3(body.velocity),
+            angular_velocity_world: body.angular_velocity,
+            angular_velocity_body: to_body.mul_vec3(body.angular_velocity),
+            acceleration_body: to_body.mul_vec3(acceleration),
+            specific_force_body: to_body.mul_vec3(acceleration + DVec3::Z * GRAVITY),
+            speed_m_per_s: body.velocity.length(),
+            ..Self::default()
+        }
+    }
 }
 
 impl Default for Snapshot {

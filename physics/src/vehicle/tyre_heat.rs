@@ -8,6 +8,7 @@ use crate::environment::Environment;
 use crate::tire::thermal::{ThermalLoads, TyreThermalParams, TyreThermalState};
 use crate::validate::{Validator, Violations};
 
+use super::params::VehicleParams;
 use super::telemetry::WheelTelemetry;
 
 /// The tyres' temperatures and wear, wheels `[FL, FR, RL, RR]` (axle `i / 2`).
@@ -121,6 +122,14 @@ impl TyreHeat {
             if let Some(t) = &self.params[i / 2] {
                 state.step_with_speed_factor(t, loads, factor, &self.environment, dt);
             }
+        }
+    }
+
+    /// Writes the thermal telemetry of the wheels `[FL, FR, RL, RR]` of a car with `params`
+    /// (its tyres' set pressures), [`TyreHeat::telemetry`] for each.
+    pub(crate) fn write_telemetry(&self, params: &VehicleParams, wheels: &mut [WheelTelemetry; 4]) {
+        for (i, w) in wheels.iter_mut().enumerate() {
+            self.telemetry(i, params.axle(i / 2).wheel.tyre_pressure_pa, w);
         }
     }
 

@@ -41,10 +41,10 @@
 use glam::{DVec2, DVec3};
 
 use super::body_contact::BODY_POINTS;
-use super::chassis::RigidBody;
+use super::chassis::{BodyLoads, RigidBody};
 use super::params::BodyParams;
-use crate::ground::Walls;
 use crate::ground::walls::{CELL_MARGIN_M, NO_SEGMENT};
+use crate::ground::{Ground, Walls};
 
 /// Deepest a point may lie behind a face when its contact starts (m): more than any point
 /// moves in a tick (200 km/h is 5.6 cm per tick at 1 kHz).
@@ -130,7 +130,7 @@ pub struct BodyShape<'a> {
     /// Contact stiffness (per point).
     pub params: &'a BodyParams,
     /// The contact points where the body has them now, world frame (the body frame's
-    /// through [`crate::vehicle::Pose::world_points`]).
+    /// through [`crate::vehicle::chassis::Pose::world_points`]).
     pub world_points: &'a [DVec3; BODY_POINTS],
     /// Mass and inertia.
     pub mass: MassProperties,
@@ -257,12 +257,31 @@ pub fn wall_contact_loads(
     Some((force, torque, count))
 }
 
+/// Adds the loads of `ground`'s walls on the body ([`wall_contact_loads`]) to `loads` and
+/// returns the number of body points touching a wall; ground without walls adds nothing.
+pub fn add_wall_loads(
+    shape: &BodyShape<'_>,
+    body: &RigidBody,
+    ground: &impl Ground,
+    memory: &mut WallMemory,
+    dt: f64,
+    loads: &mut BodyLoads,
+) -> usize {
+    let walls = ground
+        .walls()
+        .and_then(|w| wall_contact_loads(shape, body, w, memory, dt));
+    walls.map_or(0, |(f, t, n)| {
+        loads.add(f, t);
+        n
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ground::WallRun;
-    use crate::vehicle::VehicleParams;
     use crate::vehicle::body_contact::body_points;
+    use crate::vehicle::params::VehicleParams;
 
     fn wall_ahead(x: f64, restitution: f64) -> Walls {
         // A wall across the x axis at `x`, facing -x (the car comes from there).

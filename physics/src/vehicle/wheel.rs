@@ -103,8 +103,9 @@ use std::f64::consts::PI;
 use glam::{DQuat, DVec3};
 
 use super::chassis::RigidBody;
-use super::params::WheelParams;
+use super::params::{VehicleParams, WheelParams};
 use crate::ground::{Ground, RayHint, Surface};
+use crate::powertrain::WheelSpin;
 use crate::tire::{Tire, TireInput, TireModel};
 
 /// Smallest speed (m/s) passed to tyre models as `vx`: the transient slips carry the slip at
@@ -220,6 +221,17 @@ impl Corner {
             surface: hit.surface,
         }
     }
+}
+
+/// Finds the ground under each of the four `corners` of `body` ([`Corner::find_contact`]),
+/// wheels `[FL, FR, RL, RR]`, with their ground-query caches `hints`.
+pub fn find_contacts(
+    corners: &[Corner; 4],
+    body: &RigidBody,
+    ground: &impl Ground,
+    hints: &mut [RayHint; 4],
+) -> [ContactGeometry; 4] {
+    std::array::from_fn(|i| corners[i].find_contact(body, ground, &mut hints[i]))
 }
 
 /// Contact frame and slip velocities of one wheel.
@@ -369,6 +381,36 @@ impl WheelParams {
     }
 }
 
+/// Advances the tread deflections of the four wheels by `dt` after this tick's spin update
+/// ([`WheelParams::advance_deflection`] with the new `spins`). `contact_speeds` holds each
+/// loaded tyre's contact speeds `(vx, vy)` (m/s) of this tick; a wheel without load (`None`)
+/// loses its deflection.
+pub fn advance_deflections(
+    deflections: &mut [TreadDeflection; 4],
+    corners: &[Corner; 4],
+    params: &VehicleParams,
+    contact_speeds: &[Option<(f64, f64)>; 4],
+    spins: &[WheelSpin; 4],
+    dt: f64,
+) {
+    for i in 0..4 {
+        if let Some((vx, vy)) = contact_speeds[i] {
+            let corner = &corners[i];
+            let vsx = vx - spins[i].omega * corner.radius;
+            deflections[i] = params.axle(corner.axle).wheel.advance_deflection(
+                &deflections[i],
+                vx,
+                vsx,
+                vy,
+                dt,
+                corner.peak,
+            );
+        } else {
+            deflections[i] = TreadDeflection::default();
+        }
+    }
+}
+
 /// The standstill damping time (s) of a corner carrying the mass `corner_mass` (kg) whose tyre
 /// has the slip stiffness `slip_stiffness` (N) at its present load: `2 zeta sqrt(m sigma / C)`,
 /// the damping time of a damper of ratio `zeta` on the contact spring `C / sigma` carrying the
@@ -441,7 +483,6 @@ mod tests {
     use super::*;
     use crate::ground::FlatGround;
     use crate::tire::SimplifiedPacejka;
-    use crate::vehicle::VehicleParams;
 
     const PEAK: PeakSlip = PeakSlip {
         ratio: 0.1,

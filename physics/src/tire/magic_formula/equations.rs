@@ -2,7 +2,7 @@
 //! may leave out.
 //!
 //! [`MagicFormula::evaluate_raw`] computes all of `MFeval`'s outputs for [`ALL`]. A vehicle
-//! needs only the forces and the aligning moment each tick ([`FORCES`]: the overturning and
+//! needs only the forces and the aligning moment each tick ([`FORCES`](super::outputs::FORCES): the overturning and
 //! rolling-resistance moments and the effective radius are skipped), and its standstill
 //! damper only the slope of `Fx` in the slip ratio ([`FX`]: only the pure and combined
 //! longitudinal force). What is computed is computed by the same operations in every case, so
@@ -10,17 +10,13 @@
 
 use std::f64::consts::{FRAC_PI_2, PI};
 
+use super::evaluation::MfEvaluation;
 use super::fast_atan::{atan, atan_lanes};
 use super::fast_sin_cos::{cos, sin};
-use super::{MagicFormula, MfEvaluation, MfVersion};
-use crate::tire::TireInput;
-
-/// Every output (`MFeval`'s whole steady state).
-pub(super) const ALL: u8 = 0;
-/// `Fx`, `Fy`, `Mz` and the quantities computed on the way (stiffnesses, friction, trail).
-pub(super) const FORCES: u8 = 1;
-/// `Fx` only (with `Kxk` and `mux`).
-pub(super) const FX: u8 = 2;
+use super::model::MagicFormula;
+use super::outputs::{ALL, FX};
+use super::version::MfVersion;
+use crate::tire::interface::TireInput;
 
 /// `MFeval`'s universal small number (Pacejka 2012, eq. 4.E6a).
 const EPS: f64 = 1e-6;
@@ -167,7 +163,7 @@ impl MagicFormula {
     }
 
     /// The equations, without the final finiteness guard: everything for `OUT` = [`ALL`];
-    /// only `Fx`, `Fy`, `Mz` (and what they need) for [`FORCES`]; only `Fx` for [`FX`]. The
+    /// only `Fx`, `Fy`, `Mz` (and what they need) for [`FORCES`](super::outputs::FORCES); only `Fx` for [`FX`]. The
     /// outputs computed are the same bits whatever `OUT` asks for: the equations skipped feed
     /// none of them.
     pub(super) fn evaluate_raw<const OUT: u8>(&self, input: &TireInput) -> MfEvaluation {

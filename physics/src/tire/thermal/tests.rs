@@ -5,7 +5,8 @@
 
 use super::*;
 use crate::environment::Environment;
-use crate::tire::{SimplifiedPacejka, TireInput, TireModel};
+use crate::tire::interface::{TireInput, TireModel};
+use crate::tire::simplified_pacejka::SimplifiedPacejka;
 
 const AIR: Environment = Environment {
     ambient_temp_c: 20.0,

@@ -1,0 +1,48 @@
+//! The one question physics asks the ground: where does this ray first hit you, with which
+//! normal, on which surface? ([`Ground`], answered with a [`GroundHit`].)
+
+use glam::DVec3;
+
+use super::neighbourhood::RayHint;
+use super::surface::Surface;
+use super::walls::Walls;
+
+/// Where a ray met the ground.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroundHit {
+    /// The point hit, in the world frame (m).
+    pub point: DVec3,
+    /// Unit normal of the ground at that point, pointing up out of the ground.
+    pub normal: DVec3,
+    /// Distance from the ray's origin along its (unit) direction (m).
+    pub distance: f64,
+    /// The surface hit.
+    pub surface: Surface,
+}
+
+/// Anything a wheel can stand on. World frame: right-handed, z up.
+pub trait Ground {
+    /// First hit of the ray from `origin` along the unit vector `direction`, no farther than
+    /// `max_distance`, or `None`. Must not allocate: it runs for every wheel at 1 kHz.
+    fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit>;
+
+    /// Exactly [`Ground::ray_cast`], possibly faster: `hint` remembers where the previous
+    /// query of the same source hit (one hint per wheel or probe, kept between ticks).
+    /// A hint never changes the result. The default ignores it.
+    fn ray_cast_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        let _ = hint;
+        self.ray_cast(origin, direction, max_distance)
+    }
+
+    /// The walls and barriers the car body collides with, if there are any. The default has
+    /// none.
+    fn walls(&self) -> Option<&Walls> {
+        None
+    }
+}
