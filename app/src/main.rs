@@ -28,7 +28,7 @@ use clap::Parser;
 
 /// `gripline headless`, with the sound and telemetry observers asked for.
 fn headless(args: &cli::HeadlessArgs) -> anyhow::Result<()> {
-    use gripline_sim::headless::{ObserverGroup, TickObserver};
+    use gripline_sim::observer::{ObserverGroup, TickObserver};
     let mut observers: Vec<Box<dyn TickObserver>> = Vec::new();
     if let Some(path) = &args.audio {
         observers.push(Box::new(gripline_app::sound::WavRecorder::new(

@@ -98,6 +98,11 @@ impl App {
                 SimEvent::Retired(retired) => drop(retired),
                 SimEvent::NextCamera => cycle_camera += 1,
                 SimEvent::CarRecovered => notices.push("Car recovered to the start".to_owned()),
+                SimEvent::ObserverFailed(error) => {
+                    let text = format!("Sound and telemetry out stopped: {error:#}");
+                    eprintln!("gripline: {text}");
+                    notices.push(text);
+                }
                 SimEvent::AutoGainProposal(gain) => {
                     notices.push(self.flow.auto_gain_proposed(gain));
                 }

@@ -62,7 +62,7 @@ use winit::window::{Window, WindowId};
 use crate::ffb_connector::FfbConnector;
 use gripline_app::sound::Sound;
 use gripline_input::bindings::InputNotice;
-use gripline_sim::realtime::TapGroup;
+use gripline_sim::observer::ObserverGroup;
 use gripline_sim::realtime::device_thread::DeviceThread;
 use gripline_sim::realtime::{
     Command, Interpolator, KeyboardSender, Session, SimConfig, SimEvent, SimHandle, SimThread,
@@ -178,14 +178,14 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
             gripline_app::telemetry::describe(&initial)
         );
     }
-    let sim = SimThread::spawn_with_tap(
+    let sim = SimThread::spawn_with_observer(
         session,
         rig,
         SimConfig {
             autopilot: options.autopilot,
             ..SimConfig::default()
         },
-        Some(Box::new(TapGroup(taps))),
+        Some(Box::new(ObserverGroup(taps))),
     )
     .context("starting the sim thread")?;
     let mut sim = sim;
