@@ -21,10 +21,10 @@ use gripline_input::ffb::direction_check::DirectionOutcome;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::track::TrackMesh;
 use gripline_physics::vehicle::{AidParams, VehicleParams};
+use gripline_sim::observer::ObserverGroup;
 use gripline_sim::realtime::device_thread::DeviceThread;
 use gripline_sim::realtime::{
     Command, Interpolator, KeyboardSender, SimConfig, SimEvent, SimHandle, SimStats, SimThread,
-    TapGroup,
 };
 use gripline_sim::session::{Session, SessionLoader};
 use gripline_sim::telemetry_out::{TelemetrySender, TelemetryTargets};
@@ -209,14 +209,14 @@ impl Drive {
         if initial.any() {
             eprintln!("gripline: telemetry: {}", telemetry::describe(&initial));
         }
-        let mut sim = SimThread::spawn_with_tap(
+        let mut sim = SimThread::spawn_with_observer(
             session,
             rig,
             SimConfig {
                 autopilot: request.autopilot,
                 ..SimConfig::default()
             },
-            Some(Box::new(TapGroup(taps))),
+            Some(Box::new(ObserverGroup(taps))),
         )
         .context("starting the sim thread")?;
         if !request.autopilot {
@@ -393,6 +393,11 @@ impl Drive {
                 SimEvent::NextCamera => events.push(DriveEvent::NextCamera),
                 SimEvent::CarRecovered => {
                     events.push(DriveEvent::Notice("Car recovered to the start".to_owned()));
+                }
+                SimEvent::ObserverFailed(error) => {
+                    let text = format!("Sound and telemetry out stopped: {error:#}");
+                    eprintln!("gripline: {text}");
+                    events.push(DriveEvent::Notice(text));
                 }
                 SimEvent::AutoGainProposal(gain) => events.push(DriveEvent::AutoGainProposal(gain)),
                 SimEvent::FfbRunaway(cause) => {

@@ -1,4 +1,4 @@
-//! The simulator's sound, wired: the sim thread's [`StateTap`] that turns each tick into a
+//! The simulator's sound, wired: the sim thread's [`TickObserver`] that turns each tick into a
 //! [`SoundFrame`](gripline_audio::SoundFrame) for the audio thread, the output stream opened
 //! from the settings (or a one-line reason for silence), and the headless `--audio` recorder
 //! that renders a run into a WAV file with the same synthesiser.
@@ -14,8 +14,7 @@ use gripline_audio::{
 };
 use gripline_config::settings::AudioSettings;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
-use gripline_sim::headless::TickObserver;
-use gripline_sim::realtime::StateTap;
+use gripline_sim::observer::TickObserver;
 
 /// The player's audio settings as the synthesiser's volumes.
 pub fn mix_of(settings: &AudioSettings) -> Mix {
@@ -46,18 +45,21 @@ impl SoundTap {
     }
 }
 
-impl StateTap for SoundTap {
-    fn car_changed(&mut self, vehicle: &Vehicle) {
+impl TickObserver for SoundTap {
+    fn start(&mut self, vehicle: &Vehicle, _step_s: f64) -> Result<()> {
         self.builder = Some(FrameBuilder::new(vehicle));
         self.feed
             .send(SoundMessage::Car(CarVoice::from_params(vehicle.params())));
+        Ok(())
     }
 
-    fn tick(&mut self, snapshot: &Snapshot, step_s: f64, paused: bool) {
+    /// Never fails: what the ring cannot take is dropped.
+    fn tick(&mut self, snapshot: &Snapshot, step_s: f64, paused: bool) -> Result<()> {
         if let Some(builder) = &mut self.builder {
             let frame = builder.frame(snapshot, step_s, paused);
             self.feed.send(SoundMessage::Frame(frame));
         }
+        Ok(())
     }
 }
 
@@ -81,7 +83,10 @@ impl std::fmt::Debug for Sound {
 impl Sound {
     /// Opens the output of `settings` for `vehicle`; returns the sound and the tap to give the
     /// sim thread. Without a device the sound is silent and the line says why.
-    pub fn start(settings: &AudioSettings, vehicle: &Vehicle) -> (Self, Box<dyn StateTap>, String) {
+    pub fn start(
+        settings: &AudioSettings,
+        vehicle: &Vehicle,
+    ) -> (Self, Box<dyn TickObserver>, String) {
         let (feed, inbox) = sound_feed();
         let device = settings.device.as_deref();
         let controls = Arc::new(AudioControls::new(&mix_of(settings)));
@@ -191,9 +196,9 @@ impl TickObserver for WavRecorder {
         Ok(())
     }
 
-    fn tick(&mut self, snapshot: &Snapshot, step_s: f64) -> Result<()> {
+    fn tick(&mut self, snapshot: &Snapshot, step_s: f64, paused: bool) -> Result<()> {
         if let Some((builder, synth, writer)) = &mut self.state {
-            let frame = builder.frame(snapshot, step_s, false);
+            let frame = builder.frame(snapshot, step_s, paused);
             synth.step(&frame, step_s, &mut |samples| writer.write(samples))?;
         }
         Ok(())

@@ -12,7 +12,9 @@ use std::str::FromStr;
 
 use glam::{DMat4, DQuat, DVec3, Mat4, Vec3, Vec4Swizzles};
 
-use crate::{RenderError, VehiclePose, VehicleVisual};
+use crate::error::RenderError;
+use crate::pose::VehiclePose;
+use crate::vehicle_visual::VehicleVisual;
 
 /// Where the camera is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

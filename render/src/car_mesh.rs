@@ -5,8 +5,8 @@
 
 use glam::{Mat4, Vec3};
 
-use crate::VehicleVisual;
 use crate::mesh::{MeshBuilder, material};
+use crate::vehicle_visual::VehicleVisual;
 
 const TYRE: [f32; 3] = [0.018, 0.018, 0.02];
 const SIDEWALL: [f32; 3] = [0.03, 0.03, 0.032];

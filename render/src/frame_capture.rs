@@ -5,8 +5,8 @@
 //! copying out of its images, and the picture must not depend on that.
 
 use crate::error::RenderError;
-use crate::offscreen::RgbaImage;
 use crate::readback::{read_image, readback_buffer, record_copy};
+use crate::rgba_image::RgbaImage;
 
 /// A texture to draw a screenshot frame into, with views like the surface's.
 pub struct FrameCapture {

@@ -1,8 +1,9 @@
 //! What one frame shows: the car's pose, the camera's view, the cockpit and the ghost, and
 //! the target's size; the input of [`crate::SceneRenderer::render`].
 
-use crate::camera::CameraView;
-use crate::{Camera, CameraMode, VehiclePose, VehicleVisual};
+use crate::camera::{Camera, CameraMode, CameraView};
+use crate::pose::VehiclePose;
+use crate::vehicle_visual::VehicleVisual;
 
 /// What one frame shows.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,8 +5,8 @@
 //! that writes PNG frames so tests can check pictures on a software adapter (Mesa lavapipe).
 //! The application runs the egui UI; [`ui_painter`] paints it on top of the resolved frame.
 //!
-//! - [`GpuContext`] ([`gpu`]): adapter and device, for a window surface or headless
-//!   (`GRIPLINE_ADAPTER=software` picks lavapipe).
+//! - [`GpuContext`] ([`gpu`]): adapter and device, for a window surface or headless, from
+//!   an [`AdapterChoice`] ([`adapter_choice`]; `GRIPLINE_ADAPTER=software` picks lavapipe).
 //! - [`SceneRenderer`] ([`scene`]): sky, sun and shadow map, track surfaces and markings,
 //!   cones and boards, the roadside, the car with spinning, steering, travelling wheels; MSAA
 //!   resolved into the caller's target; it draws a [`FrameInput`] ([`frame_input`]), its
@@ -18,8 +18,9 @@
 //!   [`VehiclePose`] ([`pose`]) is what is drawn of a `Snapshot`.
 //! - [`Camera`], [`CameraMode`] ([`camera`]): chase, cockpit, bonnet, orbit; camera-relative
 //!   `f64` maths so nothing jitters far from the origin.
-//! - [`offscreen`]: [`OffscreenRenderer`], [`RgbaImage`], [`render_frame_png`]; [`readback`]:
-//!   the texture-to-CPU copy they and the window's [`frame_capture`] (screenshots) share.
+//! - [`offscreen`]: [`OffscreenRenderer`], [`render_frame_png`]; [`readback`]: the
+//!   texture-to-CPU copy they and the window's [`frame_capture`] (screenshots) share, into an
+//!   [`RgbaImage`] ([`rgba_image`]).
 //! - [`settings`]: [`RenderSettings`] and the [`QualityTier`]s chosen for the adapter;
 //!   [`upscale`]: drawing at a lower internal resolution; [`tiles`]: frustum culling of the
 //!   track in 100 m tiles.
@@ -73,6 +74,7 @@
 //! the CG). Colours are linear inside the shaders; targets are expected in an sRGB format
 //! (other formats get the sRGB curve in the shader).
 
+pub mod adapter_choice;
 pub mod barrier_geometry;
 pub mod camera;
 pub mod car_mesh;
@@ -85,6 +87,7 @@ pub mod mesh;
 pub mod offscreen;
 pub mod pose;
 pub mod readback;
+pub mod rgba_image;
 pub mod roadside;
 pub mod scene;
 mod scene_pipelines;
@@ -100,12 +103,14 @@ pub mod upscale;
 pub mod vehicle_visual;
 pub mod window_surface;
 
+pub use adapter_choice::AdapterChoice;
 pub use camera::{Camera, CameraMode, CameraView};
 pub use error::RenderError;
 pub use frame_input::FrameInput;
-pub use gpu::{AdapterChoice, GpuContext};
-pub use offscreen::{OffscreenRenderer, RgbaImage, render_frame_png};
+pub use gpu::GpuContext;
+pub use offscreen::{OffscreenRenderer, render_frame_png};
 pub use pose::{SpinAngles, VehiclePose, WheelPose};
+pub use rgba_image::RgbaImage;
 pub use scene::SceneRenderer;
 pub use settings::{LOW_TIER_DRAW_BATCH_VERTICES, QualityTier, RenderSettings};
 pub use vehicle_visual::VehicleVisual;

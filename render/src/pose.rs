@@ -12,7 +12,8 @@ use glam::{DMat4, DQuat, DVec3};
 use gripline_physics::track::TrackMesh;
 use gripline_physics::vehicle::Snapshot;
 
-use crate::VehicleVisual;
+use crate::error::RenderError;
+use crate::vehicle_visual::VehicleVisual;
 
 /// One wheel as drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -113,16 +114,16 @@ impl VehiclePose {
     /// surface (banking and grade included).
     ///
     /// # Errors
-    /// [`crate::RenderError::Invalid`] when the track has no centre line or the station lies
+    /// [`RenderError::Invalid`] when the track has no centre line or the station lies
     /// beyond the end of an open one.
     pub fn on_centre_line(
         track: &TrackMesh,
         visual: &VehicleVisual,
         station_m: f64,
         lateral_m: f64,
-    ) -> Result<Self, crate::RenderError> {
+    ) -> Result<Self, RenderError> {
         let sample = track.centre_line.sample_at(station_m).ok_or_else(|| {
-            crate::RenderError::Invalid(format!(
+            RenderError::Invalid(format!(
                 "station {station_m} m is not on the track's centre line (length {:.1} m)",
                 track.length_m
             ))

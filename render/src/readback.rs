@@ -6,7 +6,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use crate::error::RenderError;
-use crate::offscreen::RgbaImage;
+use crate::rgba_image::RgbaImage;
 
 /// How long a read-back may wait for the GPU (a software adapter on a busy machine is slow).
 pub const READBACK_TIMEOUT: Duration = Duration::from_mins(1);

@@ -15,17 +15,20 @@ use gripline_config::torcs::TrackScene;
 use gripline_physics::track::TrackMesh;
 
 use crate::car_mesh;
+use crate::error::RenderError;
+use crate::frame_input::FrameInput;
+use crate::gpu::GpuContext;
 use crate::gpu_mesh::GpuMesh;
 use crate::mesh::MeshBuilder;
 use crate::scene_pipelines::{DEPTH_FORMAT, SceneLayouts, ScenePipelines};
-use crate::settings::choose_msaa_samples;
+use crate::settings::{RenderSettings, choose_msaa_samples};
 use crate::tiles::{
     Tile, frustum_planes, is_near_cell, tile_mesh, visible_ranges, visible_ranges_where,
 };
 use crate::track_geometry::TrackGeometry;
 use crate::track_scene::{GpuTrackScene, SceneDrawContext};
 use crate::upscale::{Upscaler, scaled_size};
-use crate::{FrameInput, GpuContext, RenderError, RenderSettings, VehicleVisual};
+use crate::vehicle_visual::VehicleVisual;
 
 /// Model slots: track, body, four wheels, steering wheel.
 const MODEL_SLOTS: usize = 12;

@@ -9,6 +9,8 @@
 //!   runs, at [`gripline_physics::STEP_S`] or a chosen rate;
 //! - [`lap_timer`]: start/finish crossings, current, last and best lap;
 //! - [`laps`]: each lap sampled for analysis, the best laps kept, the delta and the ghost;
+//! - [`observer`]: the [`observer::TickObserver`] that follows every tick, of the real-time
+//!   loop and of the headless runs alike (the sound, the telemetry out, the run's files);
 //! - [`realtime`]: the real-time core (`docs/architecture.md`): the 1 kHz sim thread, its
 //!   command queue, the snapshot ring, input devices and force feedback, and the render-side
 //!   interpolation;
@@ -24,6 +26,7 @@
 pub mod headless;
 pub mod lap_timer;
 pub mod laps;
+pub mod observer;
 pub mod realtime;
 pub mod replay;
 pub mod session;

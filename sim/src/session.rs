@@ -37,7 +37,8 @@ use gripline_physics::track::CentreLine;
 use gripline_physics::vehicle::{AidParams, GRAVITY, Pose, Snapshot, SteeringFeel, Vehicle};
 
 use crate::lap_timer::{LapTimer, LapTimes};
-use crate::replay::{FileIdentity, JournalEvent, SessionIdentity, SessionJournal};
+use crate::replay::event::{JournalEvent, SessionJournal};
+use crate::replay::identity::{FileIdentity, SessionIdentity};
 use crate::world::World;
 
 /// Below this height (m) the car has left the world.

@@ -8,7 +8,7 @@ use gripline_config::track_file::{LoadedTrack, load_track};
 use gripline_physics::ground::{FlatGround, Ground, GroundHit, RayHint, Walls};
 use gripline_physics::track::ReferenceGeometry;
 
-use crate::replay::FileIdentity;
+use crate::replay::identity::FileIdentity;
 
 /// Name of the built-in endless flat asphalt plane.
 pub const FLAT: &str = "flat";

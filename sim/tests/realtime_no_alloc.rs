@@ -53,7 +53,7 @@ fn steady_state_ticks_do_not_allocate() {
         ..TelemetryTargets::default()
     };
     let (telemetry, tap) = TelemetrySender::spawn(targets, core.session().vehicle()).unwrap();
-    core.set_tap(Box::new(tap));
+    core.set_observer(Box::new(tap));
     let mut interp = Interpolator::new(1.5);
     let mut now = Duration::ZERO;
     // Warm-up: the keyboard connects (allocates its slot once).

@@ -17,7 +17,8 @@ use gripline_audio::analysis::{dominant_frequency_hz, rms};
 use gripline_audio::wav::read_wav;
 use gripline_audio::{Mix, WavFormat};
 use gripline_host::sound::WavRecorder;
-use gripline_sim::headless::{HeadlessOptions, TickObserver, run_observed};
+use gripline_sim::headless::{HeadlessOptions, run_observed};
+use gripline_sim::observer::TickObserver;
 
 /// Relative tolerance of the firing frequency.
 const FIRING_TOLERANCE: f64 = 0.03;

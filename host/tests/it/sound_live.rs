@@ -54,7 +54,7 @@ fn the_tap_plays_the_session_and_pausing_fades_it() {
     // A synthesiser made for the default car (a V8): the tap's first message gives it the
     // session's inline four.
     let mut live = LiveSynth::new(&CarVoice::default(), 48_000, inbox);
-    core.set_tap(Box::new(SoundTap::new(feed)));
+    core.set_observer(Box::new(SoundTap::new(feed)));
     let mut now = Duration::ZERO;
 
     // Two seconds under the autopilot: the engine plays at the four's firing frequency.

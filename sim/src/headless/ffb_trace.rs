@@ -7,7 +7,8 @@
 //! settings and device facts, fed the snapshot's column torque and steering angle each tick
 //! exactly as the sim thread feeds it. Its backend is a null device; the level is what a
 //! real one would receive. The output fades in over the profile's fade-in time at the start,
-//! as on a real wheel.
+//! as on a real wheel. It follows the run as a [`TickObserver`]: the rig is set up for the
+//! car when the run starts it.
 
 use std::fmt::Write as _;
 use std::fs::File;
@@ -15,14 +16,16 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::time::Duration;
 
-use crate::realtime::rig::{FfbLink, Rig, RigTorque};
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use gripline_config::bindings::Bindings;
 use gripline_config::ffb_profile::FfbProfile;
 use gripline_input::ffb::backend::NullBackend;
 use gripline_input::ffb::device_facts::{FfbDeviceFacts, PeakSource};
 use gripline_input::ffb::effects::FeelInput;
 use gripline_physics::vehicle::{Snapshot, SteeringFeel, Vehicle};
+
+use crate::observer::TickObserver;
+use crate::realtime::rig::{FfbLink, Rig, RigTorque};
 
 /// The columns, in order.
 pub const COLUMNS: &str = "t_s,column_nm,car_nm,road_nm,kerb_nm,scrub_nm,lockup_nm,\
@@ -31,8 +34,9 @@ pub const COLUMNS: &str = "t_s,column_nm,car_nm,road_nm,kerb_nm,scrub_nm,lockup_
 
 /// Writes one row per tick (see the module docs).
 pub struct FfbTrace {
-    rig: Rig,
-    feel: SteeringFeel,
+    profile: FfbProfile,
+    /// The force-feedback owner and the car's steering feel, from [`TickObserver::start`].
+    car: Option<(Rig, SteeringFeel)>,
     out: BufWriter<File>,
     path: std::path::PathBuf,
     line: String,
@@ -40,35 +44,18 @@ pub struct FfbTrace {
 }
 
 impl FfbTrace {
-    /// Creates `path` for `vehicle` with the device and settings of `profile`.
+    /// Creates `path` for the device and settings of `profile`.
     ///
     /// # Errors
     /// When the file cannot be created or written.
-    pub fn create(path: &Path, profile: &FfbProfile, vehicle: &Vehicle) -> Result<Self> {
-        let facts = FfbDeviceFacts {
-            peak_torque_nm: profile.peak_torque_nm,
-            peak_source: PeakSource::User,
-            invert: profile.invert,
-            rotation_deg: profile.rotation_deg,
-        };
-        let mut rig = Rig::new(
-            &Bindings::default(),
-            &profile.ffb,
-            FfbLink {
-                backend: Box::new(NullBackend),
-                facts,
-            },
-        );
-        let feel = vehicle.steering_feel();
-        rig.set_car(vehicle.params().steering.lock_deg, &feel);
-        rig.start_ffb(Duration::ZERO);
+    pub fn create(path: &Path, profile: &FfbProfile) -> Result<Self> {
         let file =
             File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
         let mut out = BufWriter::new(file);
         writeln!(out, "{COLUMNS}").with_context(|| format!("{}: cannot write", path.display()))?;
         Ok(Self {
-            rig,
-            feel,
+            profile: profile.clone(),
+            car: None,
             out,
             path: path.to_owned(),
             line: String::with_capacity(256),
@@ -80,18 +67,20 @@ impl FfbTrace {
     /// its row.
     ///
     /// # Errors
-    /// When the file cannot be written.
+    /// When the file cannot be written; before [`TickObserver::start`].
     pub fn record(&mut self, s: &Snapshot, dt: f64) -> Result<()> {
+        let Some((rig, feel)) = &mut self.car else {
+            bail!("{}: the trace has no car yet", self.path.display());
+        };
         self.ticks += 1;
         let now = Duration::from_secs_f64(self.ticks as f64 * dt);
         // The null backend never fails.
-        let tick = self
-            .rig
+        let tick = rig
             .ffb_tick(
                 now,
                 Some(RigTorque::Car {
                     column_nm: s.column_torque_n_m,
-                    feel: FeelInput::from_snapshot(s, &self.feel),
+                    feel: FeelInput::from_snapshot(s, feel),
                 }),
                 s.controls.steering_wheel_rad,
                 dt,
@@ -127,12 +116,40 @@ impl FfbTrace {
             .write_all(self.line.as_bytes())
             .with_context(|| format!("{}: cannot write", self.path.display()))
     }
+}
 
-    /// Flushes the file.
-    ///
-    /// # Errors
-    /// When the last rows cannot be written.
-    pub fn finish(mut self) -> Result<()> {
+/// The trace follows a run's ticks: a fresh [`Rig`] for each car it starts with (fading in
+/// from zero, as a real wheel does at the start), a row per tick, the file flushed at the end.
+impl TickObserver for FfbTrace {
+    fn start(&mut self, vehicle: &Vehicle, _step_s: f64) -> Result<()> {
+        let profile = &self.profile;
+        let facts = FfbDeviceFacts {
+            peak_torque_nm: profile.peak_torque_nm,
+            peak_source: PeakSource::User,
+            invert: profile.invert,
+            rotation_deg: profile.rotation_deg,
+        };
+        let mut rig = Rig::new(
+            &Bindings::default(),
+            &profile.ffb,
+            FfbLink {
+                backend: Box::new(NullBackend),
+                facts,
+            },
+        );
+        let feel = vehicle.steering_feel();
+        rig.set_car(vehicle.params().steering.lock_deg, &feel);
+        rig.start_ffb(Duration::ZERO);
+        self.car = Some((rig, feel));
+        self.ticks = 0;
+        Ok(())
+    }
+
+    fn tick(&mut self, snapshot: &Snapshot, step_s: f64, _paused: bool) -> Result<()> {
+        self.record(snapshot, step_s)
+    }
+
+    fn finish(&mut self) -> Result<()> {
         self.out
             .flush()
             .with_context(|| format!("{}: cannot write", self.path.display()))
@@ -190,12 +207,12 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("ffb.csv");
         let session = Session::new(car, world.clone()).expect("a session");
-        let mut sim = Run::new(session, None);
+        let mut sim = Run::new(session);
         sim.place(xy, heading, GearboxMode::Automatic)
             .expect("ground");
         sim.set_forward_speed(speed_m_s);
-        let trace = FfbTrace::create(&path, &profile(), sim.vehicle()).expect("trace");
-        sim.trace_ffb(trace);
+        let trace = FfbTrace::create(&path, &profile()).expect("trace");
+        sim.observe(Box::new(trace)).expect("trace started");
         for _ in 0..ticks {
             sim.step(&controls).expect("step");
         }

@@ -20,13 +20,14 @@ use gripline_config::ffb_profile::{FfbProfile, load_ffb_profile};
 use gripline_config::scenario_file::{ScenarioTest, load_scenario};
 use serde_json::json;
 
+use crate::observer::TickObserver;
 use crate::replay::{Overflow, ReplayHandle, ReplayHeader, SessionIdentity};
 use crate::session::{Session, load_car};
 use crate::world::World;
+use ffb_trace::FfbTrace;
 use recorder::Recorder;
 pub use replay_run::{ReplayOptions, replay};
 use run::Run;
-pub use run::{ObserverGroup, TickObserver};
 
 /// What `gripline headless` runs (its command line, parsed by the binary).
 #[derive(Clone, Debug, Default)]
@@ -106,14 +107,16 @@ pub fn run_observed(
     if let Some(rate_hz) = args.rate_hz {
         session.set_rate_hz(rate_hz)?;
     }
-    let mut sim = Run::new(session, recorder);
+    let mut sim = Run::new(session);
+    if let Some(recorder) = recorder {
+        sim.observe(Box::new(recorder))?;
+    }
     if let Some(path) = &args.ffb_trace {
         let profile = match &args.ffb_profile {
             Some(file) => load_ffb_profile(file)?,
             None => FfbProfile::default(),
         };
-        let trace = ffb_trace::FfbTrace::create(path, &profile, sim.vehicle())?;
-        sim.trace_ffb(trace);
+        sim.observe(Box::new(FfbTrace::create(path, &profile)?))?;
     } else if args.ffb_profile.is_some() {
         anyhow::bail!("--ffb-profile needs --ffb-trace FILE (the profile shapes the trace)");
     }

@@ -13,7 +13,9 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use gripline_physics::vehicle::Snapshot;
+use gripline_physics::vehicle::{Snapshot, Vehicle};
+
+use crate::observer::TickObserver;
 
 const WHEELS: [&str; 4] = ["fl", "fr", "rl", "rr"];
 const WHEEL_FIELDS: [&str; 8] = [
@@ -148,12 +150,20 @@ impl Recorder {
             .write_all(l.as_bytes())
             .context("cannot write telemetry")
     }
+}
 
-    /// Flushes the file.
-    ///
-    /// # Errors
-    /// When the last rows cannot be written.
-    pub fn finish(mut self) -> Result<()> {
+/// The recorder follows a run's ticks: every tick is offered ([`Recorder::record`]), the
+/// file is flushed at the end.
+impl TickObserver for Recorder {
+    fn start(&mut self, _vehicle: &Vehicle, _step_s: f64) -> Result<()> {
+        Ok(())
+    }
+
+    fn tick(&mut self, snapshot: &Snapshot, _step_s: f64, _paused: bool) -> Result<()> {
+        self.record(snapshot)
+    }
+
+    fn finish(&mut self) -> Result<()> {
         self.out.flush().context("cannot write telemetry")
     }
 }

@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::json;
 
 use super::recorder::Recorder;
+use crate::observer::TickObserver;
 use crate::replay::{ReplayFile, ReplayPlayer};
 
 /// What `gripline replay` does (its command line, parsed by the binary).
@@ -62,6 +63,9 @@ pub fn replay(args: &ReplayOptions) -> Result<serde_json::Value> {
         Some(path) => Some(Recorder::create(path, args.decimate)?),
         None => None,
     };
+    if let Some(recorder) = &mut recorder {
+        recorder.start(player.session().vehicle(), player.session().step_s())?;
+    }
     let started = Instant::now();
     let mut simulated_s = 0.0;
     let mut left_world = 0u32;
@@ -71,10 +75,11 @@ pub fn replay(args: &ReplayOptions) -> Result<serde_json::Value> {
             left_world += 1;
         }
         if let Some(recorder) = &mut recorder {
-            recorder.record(player.session().snapshot())?;
+            let session = player.session();
+            recorder.tick(session.snapshot(), session.step_s(), false)?;
         }
     }
-    if let Some(recorder) = recorder {
+    if let Some(recorder) = &mut recorder {
         recorder.finish()?;
     }
     let wall_s = started.elapsed().as_secs_f64();

@@ -157,6 +157,9 @@ pub enum SimEvent {
     /// The runaway trip cut force feedback (the wheel ran away past the car's lock); it
     /// stays off until [`Command::EnableFfb`].
     FfbRunaway(RunawayCause),
+    /// The tick observer (the sound, the telemetry out) failed with this error and was
+    /// detached: the simulation runs on without it.
+    ObserverFailed(anyhow::Error),
     /// A direction check ([`Command::CheckFfbDirection`]) ended.
     FfbDirection {
         /// What it found, for the direction in force.

@@ -74,7 +74,6 @@ pub mod sim_core;
 pub mod sim_thread;
 pub mod snapshot_ring;
 pub mod spin_calibrator;
-pub mod state_tap;
 pub mod stats;
 
 pub use crate::session::{Session, SessionLoader};
@@ -84,5 +83,4 @@ pub use keyboard::KeyboardSender;
 pub use rig::Rig;
 pub use sim_thread::{SimConfig, SimHandle, SimThread};
 pub use snapshot_ring::{HudFrame, Stamped};
-pub use state_tap::{StateTap, TapGroup};
 pub use stats::SimStats;

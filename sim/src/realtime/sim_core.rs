@@ -11,12 +11,13 @@
 //! 4. the steering-column torque to the force-feedback output (or a settings-screen test
 //!    effect's or direction check's torque instead); a runaway trip is told to the UI;
 //! 5. the tick-stamped state to the snapshot ring (dropped and counted when the ring is full),
-//!    and to the [`StateTap`] if one is set (the sound).
+//!    and to the [`TickObserver`] if one is set (the sound, the telemetry out).
 //!
 //! Nothing here allocates, locks, logs or touches files, with these exceptions, which all
 //! happen on rare events, never in steady state: a device connecting (the mapper reserves its
-//! slot), `Command::ApplyBindings` (the mapper compiles the bindings), and freeing a retired
-//! session or bindings when the event ring to the UI is full.
+//! slot), `Command::ApplyBindings` (the mapper compiles the bindings), freeing a retired
+//! session or bindings when the event ring to the UI is full, and an observer that fails
+//! (it is dropped here, and its error sent to the UI as [`SimEvent::ObserverFailed`]).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -39,8 +40,8 @@ use super::commands::{Command, FfbTest, Retired, SimEvent};
 use super::prefault::prefault_ring;
 use super::rig::{Rig, RigTorque};
 use super::snapshot_ring::{HudFrame, SnapshotConsumer, SnapshotProducer, Stamped, snapshot_ring};
-use super::state_tap::StateTap;
 use super::stats::SharedStats;
+use crate::observer::TickObserver;
 use crate::session::Session;
 
 /// Commands applied per tick at most (the rest wait for the next tick).
@@ -81,7 +82,7 @@ pub struct SimCore {
     ffb_emergency: bool,
     /// Laps completed as last seen, to notice the end of a lap (auto-gain).
     laps_seen: u32,
-    tap: Option<Box<dyn StateTap>>,
+    observer: Option<Box<dyn TickObserver>>,
 }
 
 impl std::fmt::Debug for SimCore {
@@ -190,7 +191,7 @@ impl SimCore {
             ffb_down: false,
             ffb_emergency: false,
             laps_seen: 0,
-            tap: None,
+            observer: None,
         };
         core.set_autopilot(autopilot);
         core.rig.set_car(
@@ -200,10 +201,12 @@ impl SimCore {
         core
     }
 
-    /// Hands every tick's state to `tap` from now on (see [`StateTap`]).
-    pub fn set_tap(&mut self, mut tap: Box<dyn StateTap>) {
-        tap.car_changed(self.session.vehicle());
-        self.tap = Some(tap);
+    /// Hands every tick's state to `observer` from now on (see [`TickObserver`]); it starts
+    /// with the session's car now. An observer that fails, now or later, is detached and its
+    /// error sent to the UI ([`SimEvent::ObserverFailed`]).
+    pub fn set_observer(&mut self, observer: Box<dyn TickObserver>) {
+        self.observer = Some(observer);
+        self.start_observer();
     }
 
     /// The session.
@@ -404,15 +407,22 @@ impl SimCore {
             },
         };
         self.snapshots.push(stamped);
-        if let Some(tap) = &mut self.tap {
-            tap.tick(self.session.snapshot(), dt, self.paused);
+        if let Some(observer) = &mut self.observer
+            && let Err(error) = observer.tick(self.session.snapshot(), dt, self.paused)
+        {
+            self.observer_failed(error);
         }
         self.stats.latest_tick.store(self.tick, Ordering::Relaxed);
     }
 
-    /// Stops force feedback for good (the thread is ending).
+    /// Stops force feedback for good and finishes the observer (the thread is ending).
     pub fn shutdown(&mut self) {
         self.rig.shutdown();
+        if let Some(observer) = &mut self.observer
+            && let Err(error) = observer.finish()
+        {
+            self.observer_failed(error);
+        }
     }
 
     fn apply(&mut self, command: Command, now: Duration) {
@@ -440,9 +450,7 @@ impl SimCore {
                 );
                 self.set_autopilot(self.autopilot_wanted);
                 self.restart_ffb(now);
-                if let Some(tap) = &mut self.tap {
-                    tap.car_changed(self.session.vehicle());
-                }
+                self.start_observer();
             }
             Command::ApplyBindings(bindings) => {
                 self.rig.set_bindings(&bindings);
@@ -517,6 +525,22 @@ impl SimCore {
     }
 
     /// Sends `retired` to the UI to be freed there; frees it here only when the ring is full.
+    /// Starts the observer with the session's car and step (a new observer, or a new car).
+    fn start_observer(&mut self) {
+        if let Some(observer) = &mut self.observer
+            && let Err(error) = observer.start(self.session.vehicle(), self.session.step_s())
+        {
+            self.observer_failed(error);
+        }
+    }
+
+    /// Detaches the observer after `error` and tells the UI (a rare event: the observer is
+    /// freed here).
+    fn observer_failed(&mut self, error: anyhow::Error) {
+        self.observer = None;
+        let _ = self.events.push(SimEvent::ObserverFailed(error));
+    }
+
     fn retire(&mut self, retired: Retired) {
         if let Err(rtrb::PushError::Full(event)) = self.events.push(SimEvent::Retired(retired)) {
             drop(event);

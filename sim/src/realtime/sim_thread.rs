@@ -25,8 +25,8 @@ use super::scheduler::{TickDecision, TickScheduler, wait_until};
 use super::sim_core::{SimCore, core_rings};
 use super::snapshot_ring::{DEFAULT_RING_CAPACITY, SnapshotConsumer};
 use super::spin_calibrator::SpinCalibrator;
-use super::state_tap::StateTap;
 use super::stats::{SharedStats, SimStats, SimStatsReader};
+use crate::observer::TickObserver;
 use crate::session::Session;
 
 /// The shortest spin before a deadline the calibration may choose.
@@ -78,18 +78,19 @@ impl SimThread {
     /// # Errors
     /// The OS's error when the thread cannot be spawned.
     pub fn spawn(session: Session, rig: Rig, config: SimConfig) -> std::io::Result<SimHandle> {
-        Self::spawn_with_tap(session, rig, config, None)
+        Self::spawn_with_observer(session, rig, config, None)
     }
 
-    /// As [`SimThread::spawn`], with `tap` following every tick's state ([`StateTap`]).
+    /// As [`SimThread::spawn`], with `observer` following every tick's state
+    /// ([`SimCore::set_observer`]).
     ///
     /// # Errors
     /// The OS's error when the thread cannot be spawned.
-    pub fn spawn_with_tap(
+    pub fn spawn_with_observer(
         session: Session,
         rig: Rig,
         config: SimConfig,
-        tap: Option<Box<dyn StateTap>>,
+        observer: Option<Box<dyn TickObserver>>,
     ) -> std::io::Result<SimHandle> {
         let (core_rings, ui) = core_rings(config.ring_capacity);
         let stats = Arc::new(SharedStats::default());
@@ -103,8 +104,8 @@ impl SimThread {
             config.autopilot,
         );
         let mut core = core;
-        if let Some(tap) = tap {
-            core.set_tap(tap);
+        if let Some(observer) = observer {
+            core.set_observer(observer);
         }
         let thread_quit = Arc::clone(&quit);
         let thread = std::thread::Builder::new()

@@ -7,7 +7,7 @@
 //! - [`outgauge`] and [`outsim`]: the encoders (a snapshot in, the packet's bytes out);
 //! - [`gripline_stream`]: Gripline's own versioned packet with every physics figure, per
 //!   wheel included (`docs/telemetry-stream.md`), up to the physics rate;
-//! - [`sender`]: the sender thread and the sim thread's [`crate::realtime::StateTap`] in
+//! - [`sender`]: the sender thread and the sim thread's [`crate::observer::TickObserver`] in
 //!   front of it (a wait-free handoff: the tick never touches a socket), and the headless
 //!   runner's observer that sends as it steps.
 //!

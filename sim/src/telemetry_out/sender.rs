@@ -20,8 +20,7 @@ use rtrb::{Consumer, Producer, RingBuffer};
 
 use super::car_facts::CarFacts;
 use super::{gripline_stream, outgauge, outsim};
-use crate::headless::TickObserver;
-use crate::realtime::StateTap;
+use crate::observer::TickObserver;
 use crate::realtime::prefault::prefault_ring;
 
 /// Where the packets go and how often (off by default).
@@ -285,17 +284,19 @@ fn period_us(targets: &TelemetryTargets) -> u64 {
     }
 }
 
-impl StateTap for TelemetryTap {
-    fn car_changed(&mut self, vehicle: &Vehicle) {
+impl TickObserver for TelemetryTap {
+    fn start(&mut self, vehicle: &Vehicle, _step_s: f64) -> anyhow::Result<()> {
         let _ = self
             .producer
             .push(Message::Car(Box::new(CarFacts::of(vehicle))));
+        Ok(())
     }
 
-    fn tick(&mut self, snapshot: &Snapshot, _step_s: f64, paused: bool) {
+    /// Never fails: what the handoff cannot take is dropped and counted.
+    fn tick(&mut self, snapshot: &Snapshot, _step_s: f64, paused: bool) -> anyhow::Result<()> {
         let period_us = self.period_us.load(Ordering::Relaxed);
         if period_us == 0 || paused {
-            return;
+            return Ok(());
         }
         #[allow(clippy::cast_precision_loss)]
         let period_s = period_us as f64 * 1e-6;
@@ -306,7 +307,7 @@ impl StateTap for TelemetryTap {
             };
         }
         if !self.due.take(snapshot.time_s) {
-            return;
+            return Ok(());
         }
         match self.spare.pop() {
             Ok(mut slot) => {
@@ -319,6 +320,7 @@ impl StateTap for TelemetryTap {
                 self.dropped.fetch_add(1, Ordering::Relaxed);
             }
         }
+        Ok(())
     }
 }
 
@@ -484,14 +486,10 @@ impl TickObserver for TelemetryObserver {
         Ok(())
     }
 
-    fn tick(&mut self, snapshot: &Snapshot, _step_s: f64) -> anyhow::Result<()> {
+    fn tick(&mut self, snapshot: &Snapshot, _step_s: f64, _paused: bool) -> anyhow::Result<()> {
         if let Some(streams) = &mut self.streams {
             streams.offer(snapshot);
         }
-        Ok(())
-    }
-
-    fn finish(&mut self) -> anyhow::Result<()> {
         Ok(())
     }
 }

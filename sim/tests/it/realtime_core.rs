@@ -15,6 +15,8 @@ use gripline_input::ffb::recording::{
     Clock, Command as Ffb, ManualClock, Recording, RecordingBackend,
 };
 use gripline_input::ffb::writer::{FfbWriter, WriterConfig};
+use gripline_physics::vehicle::{Snapshot, Vehicle};
+use gripline_sim::observer::TickObserver;
 use gripline_sim::realtime::commands::{Command, FfbTest, Retired, SimEvent};
 use gripline_sim::realtime::rig::{FfbLink, Rig};
 use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};
@@ -233,6 +235,83 @@ fn swap_replaces_the_session_and_returns_the_old_one() {
         }
         other => panic!("expected the old session back, got {other:?}"),
     }
+}
+
+/// What an observer of the sim core saw, shared with the test.
+#[derive(Default)]
+struct Seen {
+    cars: Vec<String>,
+    ticks: u32,
+    paused_ticks: u32,
+}
+
+/// Records what it sees; fails on tick `fail_at` (0: never).
+struct Watcher {
+    seen: Arc<std::sync::Mutex<Seen>>,
+    fail_at: u32,
+}
+
+impl TickObserver for Watcher {
+    fn start(&mut self, vehicle: &Vehicle, _step_s: f64) -> anyhow::Result<()> {
+        let mut seen = self.seen.lock().unwrap();
+        seen.cars.push(vehicle.params().name.clone());
+        Ok(())
+    }
+
+    fn tick(&mut self, _snapshot: &Snapshot, _step_s: f64, paused: bool) -> anyhow::Result<()> {
+        let mut seen = self.seen.lock().unwrap();
+        seen.ticks += 1;
+        seen.paused_ticks += u32::from(paused);
+        if seen.ticks == self.fail_at {
+            anyhow::bail!("disk full");
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn the_observer_starts_with_each_car_and_sees_every_tick() {
+    let mut b = Bench::new("flat", false);
+    let seen = Arc::new(std::sync::Mutex::new(Seen::default()));
+    b.core.set_observer(Box::new(Watcher {
+        seen: Arc::clone(&seen),
+        fail_at: 0,
+    }));
+    b.run(10);
+    b.send(Command::Pause);
+    b.run(5);
+    b.send(Command::Resume);
+    b.send(Command::Swap(Box::new(
+        Session::load("rally-awd", "flat").unwrap(),
+    )));
+    b.run(5);
+    let seen = seen.lock().unwrap();
+    assert_eq!(
+        seen.cars.len(),
+        2,
+        "started with the first car and the swapped one"
+    );
+    assert_ne!(seen.cars[0], seen.cars[1]);
+    assert_eq!(seen.ticks, 20);
+    assert_eq!(seen.paused_ticks, 5);
+}
+
+#[test]
+fn a_failing_observer_is_detached_and_reported_while_the_sim_runs_on() {
+    let mut b = Bench::new("flat", false);
+    let seen = Arc::new(std::sync::Mutex::new(Seen::default()));
+    b.core.set_observer(Box::new(Watcher {
+        seen: Arc::clone(&seen),
+        fail_at: 3,
+    }));
+    let s = b.run(10);
+    assert_eq!(s.tick, 10, "the sim runs on");
+    assert_eq!(seen.lock().unwrap().ticks, 3, "not called after its error");
+    let failed = std::iter::from_fn(|| b.ui.events.pop().ok()).find_map(|e| match e {
+        SimEvent::ObserverFailed(error) => Some(error.to_string()),
+        _ => None,
+    });
+    assert_eq!(failed.as_deref(), Some("disk full"));
 }
 
 #[test]

@@ -10,7 +10,8 @@ use gripline_config::bindings::Bindings;
 use gripline_config::input_codes::key;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::{AidParams, Snapshot, Vehicle};
-use gripline_sim::headless::{self, HeadlessOptions, ReplayOptions, TickObserver};
+use gripline_sim::headless::{self, HeadlessOptions, ReplayOptions};
+use gripline_sim::observer::TickObserver;
 use gripline_sim::realtime::commands::Command;
 use gripline_sim::realtime::rig::Rig;
 use gripline_sim::realtime::sim_core::{SimCore, core_rings};
@@ -28,11 +29,8 @@ impl TickObserver for Hashes {
     fn start(&mut self, _: &Vehicle, _: f64) -> Result<()> {
         Ok(())
     }
-    fn tick(&mut self, s: &Snapshot, _: f64) -> Result<()> {
+    fn tick(&mut self, s: &Snapshot, _: f64, _: bool) -> Result<()> {
         let _ = self.0.send(state_hash(s));
-        Ok(())
-    }
-    fn finish(&mut self) -> Result<()> {
         Ok(())
     }
 }

@@ -14,7 +14,8 @@ use std::net::UdpSocket;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use gripline_sim::headless::{HeadlessOptions, ObserverGroup, TickObserver, run_observed};
+use gripline_sim::headless::{HeadlessOptions, run_observed};
+use gripline_sim::observer::{ObserverGroup, TickObserver};
 use gripline_sim::telemetry_out::{TelemetryObserver, TelemetryTargets};
 
 /// Collects every datagram arriving at a fresh local socket until it has been quiet for
@@ -302,7 +303,7 @@ fn the_window_sender_starts_and_stops_when_its_destinations_change() {
     );
     let (mut sender, tap) =
         TelemetrySender::spawn(TelemetryTargets::default(), core.session().vehicle()).unwrap();
-    core.set_tap(Box::new(tap));
+    core.set_observer(Box::new(tap));
     let mut now = Duration::ZERO;
     let mut run = |core: &mut SimCore, ms: u64| {
         for _ in 0..ms {
