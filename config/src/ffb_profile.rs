@@ -20,9 +20,9 @@ use std::path::Path;
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
-use crate::error::ConfigError;
 use crate::ffb_settings::FfbSettings;
-use crate::ron_text;
+use gripline_formats::error::ConfigError;
+use gripline_formats::ron_text;
 
 /// A device profile (see the module docs).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -28,9 +28,9 @@ use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
 use crate::bindings::Bindings;
-use crate::error::ConfigError;
 use crate::ffb_settings::FfbSettings;
-use crate::ron_text;
+use gripline_formats::error::ConfigError;
+use gripline_formats::ron_text;
 
 /// Everything the input layer is configured with.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

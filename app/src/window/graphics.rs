@@ -157,8 +157,10 @@ impl App {
 /// The textured scenery of the session's track when it is an imported TORCS track with a
 /// scene file; its warnings (missing textures) and errors are printed, and a scene that
 /// cannot be read leaves the generated ground in its place.
-pub(super) fn track_scene_of(session: &Session) -> Option<Arc<gripline_config::torcs::TrackScene>> {
-    match gripline_config::torcs::scene_for_track(session.world().track()?)? {
+pub(super) fn track_scene_of(
+    session: &Session,
+) -> Option<Arc<gripline_torcs::track::scene_file::TrackScene>> {
+    match gripline_torcs::track::scene_file::scene_for_track(session.world().track()?)? {
         Ok(scene) => {
             eprintln!(
                 "gripline: scenery {}: {} triangles in {} batches, {} textures",

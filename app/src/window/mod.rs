@@ -316,7 +316,7 @@ struct App {
     track_mesh_live: Option<(gripline_physics::track::TrackMesh, VehicleVisual)>,
     /// The live track's textured scenery (imported TORCS tracks), drawn in place of the
     /// generated ground (not in the replay viewer).
-    track_scene: Option<Arc<gripline_config::torcs::TrackScene>>,
+    track_scene: Option<Arc<gripline_torcs::track::scene_file::TrackScene>>,
 }
 
 /// Everything that exists once the window does.

@@ -130,7 +130,7 @@ impl SettingsFlow {
         }
         let dir = self.data_dir()?;
         let path =
-            gripline_config::setup_file::setups_dir(&dir, &gripline_sim::laps::file_safe(car))
+            gripline_formats::setup_file::setups_dir(&dir, &gripline_sim::laps::file_safe(car))
                 .join(format!("{name}.ron"));
         path.exists().then_some(path)
     }
@@ -157,9 +157,9 @@ impl SettingsFlow {
         screen.set_auto_gain_proposal(self.auto_gain_proposal);
         self.audio_devices = gripline_audio::output::output_device_names();
         let car = self.current.0.clone();
-        let garage = gripline_config::assets::resolve_vehicle(&car)
+        let garage = gripline_formats::assets::resolve_vehicle(&car)
             .ok()
-            .and_then(|path| gripline_config::vehicle_file::load_vehicle(&path).ok())
+            .and_then(|path| gripline_formats::vehicle_file::load_vehicle(&path).ok())
             .map(|loaded| {
                 let name = self.settings.session.setups.get(&car).cloned();
                 garage_tab::Garage::open(&car, &loaded, self.data_dir(), name.as_deref())

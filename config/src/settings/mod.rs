@@ -7,7 +7,7 @@
 //! - [`sanitize`] and [`sanitize_input`]: out-of-range values clamped, NaN replaced by the
 //!   default, each change reported as a [`SettingsMessage`] ([`message`]).
 //! - [`store`]: [`SettingsStore`], loading that never fails and atomic saving
-//!   ([`atomic_file`]) in the platform folder ([`platform_dir`]).
+//!   ([`gripline_formats::atomic_file`]) in the platform folder ([`platform_dir`]).
 //! - [`settings_file`] and [`device_file`]: the text of `settings.ron` and of the
 //!   per-device files; [`migrate`]: older schemas.
 //!
@@ -21,7 +21,6 @@
 //! - **Bindings live per device** (`devices/<device>.ron`), so a broken file loses only one
 //!   device's bindings.
 
-pub mod atomic_file;
 pub mod audio;
 pub mod device_file;
 pub mod graphics;

@@ -34,9 +34,10 @@ use super::model::Settings;
 use super::session::SessionSettings;
 use super::telemetry::TelemetrySettings;
 use crate::bindings::{Bindings, DeviceLostPolicy, DigitalResponse};
-use crate::error::ConfigError;
 use crate::ffb_settings::FfbSettings;
-use crate::ron_text::{self, UnknownField, line_column};
+use gripline_formats::error::ConfigError;
+use gripline_formats::ron_text;
+use gripline_formats::ron_text::{UnknownField, line_column};
 
 /// The device-independent input settings kept in `settings.ron`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -18,7 +18,7 @@
 //! clamped with a warning each; unknown fields are ignored with a warning. Temporary files
 //! left by a save that was interrupted are removed (with a warning).
 //!
-//! [`SettingsStore::save`] writes every file atomically (see [`super::atomic_file`]): the
+//! [`SettingsStore::save`] writes every file atomically (see [`gripline_formats::atomic_file`]): the
 //! device files first, then `settings.ron`. A file already there that does not read back
 //! as valid settings is moved aside before it is replaced, never overwritten. Device files
 //! of devices the settings no longer have are removed (only when they read back as valid, so
@@ -28,7 +28,6 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::atomic_file::{self, BROKEN_MARKER, WriteFn, is_temp_file, keep_aside};
 use super::device_file::{
     DEVICES_DIR, DeviceGroup, add_group, canonical_groups, merge_into, split,
 };
@@ -39,6 +38,8 @@ use super::sanitize::{Sanitize, Sanitizer};
 use super::sanitize_input::{sanitize_axes, sanitize_buttons};
 use super::settings_file::{decode_device, decode_settings, encode_device, encode_settings};
 use crate::device_identity::DeviceMatch;
+use gripline_formats::atomic_file;
+use gripline_formats::atomic_file::{BROKEN_MARKER, WriteFn, is_temp_file, keep_aside};
 
 /// Name of the main settings file.
 pub const SETTINGS_FILE: &str = "settings.ron";

@@ -143,7 +143,7 @@ impl FfbTrace {
 mod tests {
     use glam::{DVec2, DVec3};
     use gripline_config::ffb_effects::FfbEffectSettings;
-    use gripline_config::vehicle_file::load_vehicle;
+    use gripline_formats::vehicle_file::load_vehicle;
     use gripline_physics::controls::Controls;
     use gripline_physics::ground::{Ground, Surface};
     use gripline_physics::powertrain::GearboxMode;
@@ -172,7 +172,7 @@ mod tests {
     }
 
     fn vehicle() -> Vehicle {
-        let path = gripline_config::assets::resolve_vehicle("corvette-c5").expect("shipped");
+        let path = gripline_formats::assets::resolve_vehicle("corvette-c5").expect("shipped");
         load_vehicle(&path).expect("valid").build().expect("builds")
     }
 

@@ -385,7 +385,7 @@ fn truncated_garbage_and_future_files_give_clear_errors() {
 #[test]
 fn a_changed_car_file_is_named_and_played_only_when_forced() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let assets = gripline_config::assets::assets_dir().expect("assets");
+    let assets = gripline_formats::assets::assets_dir().expect("assets");
     let car = dir.path().join("my-c5.ron");
     let original = std::fs::read_to_string(assets.join("vehicles/corvette-c5.ron")).unwrap();
     std::fs::write(&car, &original).unwrap();

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use gripline_config::tir::{TirError, load_tir, parse_tir};
+use gripline_formats::tir::{TirError, load_tir, parse_tir};
 use gripline_physics::tire::magic_formula::MfVersion;
 use gripline_physics::tire::{TireInput, TireModel};
 use gripline_physics::validate::Validate;
