@@ -14,12 +14,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use gripline_app::wheel_setup;
-use gripline_config::ffb_settings::FfbBackendChoice;
 use gripline_input::device::InputBackend as _;
 use gripline_input::evdev_input::EvdevDeviceInfo;
 use gripline_input::ffb::select::{BackendDecision, backend_name};
 use gripline_input::gilrs_backend::{DeviceListing, GilrsBackend};
-use gripline_input::known_wheels::{self, KnownWheel};
+use gripline_input::known_wheels;
+use gripline_input::known_wheels::KnownWheel;
+use gripline_input::settings::ffb_settings::FfbBackendChoice;
 
 use crate::cli::{DevicesArgs, KnownFormat};
 
@@ -367,11 +368,11 @@ fn wheel_line(wheel: Option<&KnownWheel>, evdev_constant: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use gripline_config::device_identity::DeviceIdentity;
     use gripline_input::device::DeviceId;
     use gripline_input::evdev_input::{EvdevAxis, FfCapabilities};
     use gripline_input::gilrs_backend::{AxisState, ButtonState};
     use gripline_input::known_wheels;
+    use gripline_input::settings::device_identity::DeviceIdentity;
 
     use super::*;
 

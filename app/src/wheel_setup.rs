@@ -16,9 +16,6 @@
 //! or when opening fails, the result is a [`gripline_input::ffb::backend::NullBackend`] and a summary that says why, so the
 //! window starts the same with or without hardware.
 
-use gripline_config::bindings::{AxisControl, Bindings};
-use gripline_config::device_identity::{DeviceIdentity, DeviceMatch};
-use gripline_config::ffb_settings::{FfbBackendChoice, FfbSettings};
 use gripline_config::settings::Settings;
 use gripline_input::evdev_input::EvdevDeviceInfo;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
@@ -28,7 +25,11 @@ use gripline_input::ffb::select::{
     BackendDecision, Platform, SelectionInput, backend_name, choose_backend,
 };
 use gripline_input::ffb::writer::{FfbWriter, WriterConfig, WriterControl};
-use gripline_input::known_wheels::{self, FfbBackendKind, KnownWheel};
+use gripline_input::known_wheels;
+use gripline_input::known_wheels::{FfbBackendKind, KnownWheel};
+use gripline_input::settings::bindings::{AxisControl, Bindings};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceMatch};
+use gripline_input::settings::ffb_settings::{FfbBackendChoice, FfbSettings};
 
 use gripline_sim::realtime::device_thread::{DeviceThread, ForwardedDevice};
 use gripline_sim::realtime::rig::{FfbLink, Rig};

@@ -22,11 +22,12 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use crate::settings::device_identity::{DeviceIdentity, DeviceKind};
 use gilrs::{EventType, GamepadId, Gilrs, GilrsBuilder};
-use gripline_config::device_identity::{DeviceIdentity, DeviceKind};
 
 use crate::device::{AxisRange, DeviceId, DeviceInfo, InputBackend, InputEvent};
-use crate::known_wheels::{self, KnownWheel};
+use crate::known_wheels;
+use crate::known_wheels::KnownWheel;
 
 /// The range every gilrs axis is reported in (see the module documentation).
 pub const GILRS_AXIS_RANGE: AxisRange = AxisRange::new(-32767, 32767);

@@ -68,9 +68,10 @@
 //!   HID writes coexist with a bound kernel driver (why Linux prefers evdev);
 //! - the Windows and macOS builds of the hidapi backends (only Linux was built here).
 //!
-//! Settings types (bindings, calibration, FFB) live in `gripline-config` so that they load
-//! and validate with every other settings file. Time is always passed in; nothing here reads
-//! a clock except the writer thread's pacing.
+//! Settings ([`settings`]: bindings, calibration, force feedback, device identities) are plain
+//! data that load and validate here; the settings store (`gripline-config`) keeps them on
+//! disk with every other setting. Time is always passed in; nothing here reads a clock
+//! except the writer thread's pacing.
 
 pub mod bindings;
 pub mod calibration;
@@ -81,4 +82,5 @@ pub mod ffb;
 pub mod gilrs_backend;
 pub mod known_wheels;
 pub mod realtime_priority;
+pub mod settings;
 pub mod shifter;

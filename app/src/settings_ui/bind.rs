@@ -16,13 +16,14 @@
 use std::fmt;
 use std::time::Duration;
 
-use gripline_config::axis_calibration::AxisCalibration;
-use gripline_config::bindings::{
+use gripline_input::device::{DeviceId, InputEvent};
+use gripline_input::known_wheels;
+use gripline_input::settings::axis_calibration::AxisCalibration;
+use gripline_input::settings::bindings::{
     AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding, MAX_AXIS_BINDINGS,
     MAX_BUTTON_BINDINGS,
 };
-use gripline_input::device::{DeviceId, DeviceIdentity, DeviceKind, DeviceMatch, InputEvent};
-use gripline_input::known_wheels;
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
 
 use super::live_input::{LiveInput, fraction};
 
@@ -641,7 +642,7 @@ mod tests {
             binding: Binding::Button(ButtonBinding {
                 action: ButtonAction::Starter,
                 device: DeviceMatch::Keyboard,
-                button: gripline_config::input_codes::key::SPACE,
+                button: gripline_input::settings::input_codes::key::SPACE,
             }),
             identity: DeviceIdentity::keyboard(),
             kind: DeviceKind::Keyboard,

@@ -367,9 +367,8 @@ impl LiveInput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gripline_input::device::{
-        DeviceIdentity, DeviceKind, InputBackend, ScriptedDevice, ScriptedStep,
-    };
+    use gripline_input::device::{InputBackend, ScriptedDevice, ScriptedStep};
+    use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind};
 
     const RANGE: AxisRange = AxisRange::new(0, 1023);
 

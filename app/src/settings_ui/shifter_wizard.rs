@@ -7,8 +7,8 @@
 //! same button twice is broken, or the user pressed the previous gear again). Releasing a
 //! gear is ignored: neutral is "no gear button held".
 
-use gripline_config::bindings::{ButtonAction, ButtonBinding};
-use gripline_input::device::{DeviceIdentity, DeviceKind};
+use gripline_input::settings::bindings::{ButtonAction, ButtonBinding};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind};
 
 use super::bind::{Binding, NewBinding, device_match};
 

@@ -97,8 +97,8 @@ impl SettingsFlow {
             &gripline_input::device::InputEvent::Connected {
                 device: gripline_sim::realtime::keyboard::KEYBOARD_DEVICE,
                 info: gripline_input::device::DeviceInfo {
-                    identity: gripline_config::device_identity::DeviceIdentity::keyboard(),
-                    kind: gripline_config::device_identity::DeviceKind::Keyboard,
+                    identity: gripline_input::settings::device_identity::DeviceIdentity::keyboard(),
+                    kind: gripline_input::settings::device_identity::DeviceKind::Keyboard,
                 },
             },
             std::time::Duration::ZERO,
@@ -341,7 +341,7 @@ impl SettingsFlow {
     }
 
     /// The force-feedback settings on screen (those in force when it is closed).
-    fn working_ffb(&self) -> gripline_config::ffb_settings::FfbSettings {
+    fn working_ffb(&self) -> gripline_input::settings::ffb_settings::FfbSettings {
         self.screen.as_ref().map_or_else(
             || self.settings.ffb.clone(),
             |open| open.screen.working().ffb.clone(),
@@ -484,7 +484,7 @@ pub fn ffb_routing_changed(before: &Settings, after: &Settings) -> bool {
 /// The backends the screen offers, by the names the routing stores ([`apply_routing`] reads
 /// them back): every choice but `Auto`, which the screen offers as "Automatic".
 fn backend_choices() -> Vec<String> {
-    use gripline_config::ffb_settings::FfbBackendChoice as B;
+    use gripline_input::settings::ffb_settings::FfbBackendChoice as B;
     let mut choices = vec![B::LogitechClassic, B::HidPid, B::Off];
     if cfg!(target_os = "linux") {
         choices.insert(0, B::Evdev);
@@ -511,7 +511,7 @@ fn ffb_options(candidates: &gripline_app::wheel_setup::FfbCandidates) -> FfbOpti
 
 /// The screen's routing (backend and device) from the settings.
 fn routing_of(settings: &Settings) -> FfbRouting {
-    use gripline_config::ffb_settings::FfbBackendChoice as B;
+    use gripline_input::settings::ffb_settings::FfbBackendChoice as B;
     FfbRouting {
         backend: match settings.ffb.backend {
             B::Auto => None,
@@ -523,7 +523,7 @@ fn routing_of(settings: &Settings) -> FfbRouting {
 
 /// Stores the screen's routing in the settings.
 fn apply_routing(settings: &mut Settings, routing: &FfbRouting) {
-    use gripline_config::ffb_settings::FfbBackendChoice as B;
+    use gripline_input::settings::ffb_settings::FfbBackendChoice as B;
     settings.ffb.backend = match routing.backend.as_deref() {
         Some("Evdev") => B::Evdev,
         Some("LogitechClassic") => B::LogitechClassic,

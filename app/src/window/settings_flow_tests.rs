@@ -2,7 +2,7 @@
 //! facts that every settings path keeps (issue 10).
 
 use super::*;
-use gripline_config::ffb_settings::FfbBackendChoice;
+use gripline_input::settings::ffb_settings::FfbBackendChoice;
 
 #[test]
 fn routing_round_trips_through_the_settings() {
@@ -24,7 +24,7 @@ fn routing_round_trips_through_the_settings() {
 
 #[test]
 fn every_backend_the_screen_offers_is_one_the_routing_understands() {
-    use gripline_config::ffb_settings::FfbBackendChoice;
+    use gripline_input::settings::ffb_settings::FfbBackendChoice;
     for name in backend_choices() {
         let mut settings = Settings::default();
         apply_routing(
@@ -170,9 +170,9 @@ mod device_facts_survive {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use gripline_config::ffb_settings::FfbSettings;
     use gripline_input::ffb::device_facts::{FfbDeviceFacts, PeakSource};
     use gripline_input::ffb::recording::{Clock, ManualClock, Recording, RecordingBackend};
+    use gripline_input::settings::ffb_settings::FfbSettings;
     use gripline_sim::realtime::rig::{FfbLink, Rig};
     use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};
     use gripline_sim::realtime::stats::SharedStats;

@@ -24,10 +24,12 @@ use serde::{Deserialize, Serialize};
 
 use super::SCHEMA_VERSION;
 use super::model::Settings;
-use crate::axis_calibration::AxisCalibration;
-use crate::bindings::{AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding};
-use crate::device_identity::DeviceMatch;
-use crate::ffb_settings::{FfbBackendChoice, FfbDeviceSettings};
+use gripline_input::settings::axis_calibration::AxisCalibration;
+use gripline_input::settings::bindings::{
+    AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding,
+};
+use gripline_input::settings::device_identity::DeviceMatch;
+use gripline_input::settings::ffb_settings::{FfbBackendChoice, FfbDeviceSettings};
 
 /// Folder of the device files, inside the settings folder.
 pub const DEVICES_DIR: &str = "devices";
@@ -357,7 +359,7 @@ pub fn canonical(settings: &Settings) -> Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device_identity::DeviceIdentity;
+    use gripline_input::settings::device_identity::DeviceIdentity;
 
     #[test]
     fn stems_are_readable_and_distinct() {

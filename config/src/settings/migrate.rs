@@ -30,8 +30,8 @@ use serde::Deserialize;
 use super::graphics::{Fullscreen, GraphicsSettings, PresentMode};
 use super::model::Settings;
 use super::session::{Aids, DEFAULT_TRACK_ID, DEFAULT_VEHICLE_ID, SessionSettings};
-use crate::bindings::Bindings;
-use crate::ffb_settings::FfbSettings;
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::ffb_settings::FfbSettings;
 
 /// Graphics of schema 1.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

@@ -2,8 +2,8 @@
 //!
 //! - [`model`]: [`Settings`], everything in one value: [`session`] (car, track, gearbox
 //!   mode, aids), [`graphics`] (resolution, full screen, present mode, frame latency, field
-//!   of view, MSAA, camera), [`audio`] (volumes, output device, mute), [`telemetry`] (OutGauge/OutSim destinations), force feedback ([`crate::ffb_settings`]) and bindings with
-//!   calibration ([`crate::bindings`]).
+//!   of view, MSAA, camera), [`audio`] (volumes, output device, mute), [`telemetry`] (OutGauge/OutSim destinations), force feedback ([`gripline_input::settings::ffb_settings`]) and bindings with
+//!   calibration ([`gripline_input::settings::bindings`]).
 //! - [`sanitize`] and [`sanitize_input`]: out-of-range values clamped, NaN replaced by the
 //!   default, each change reported as a [`SettingsMessage`] ([`message`]).
 //! - [`store`]: [`SettingsStore`], loading that never fails and atomic saving

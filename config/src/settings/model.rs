@@ -9,9 +9,9 @@ use super::message::SettingsMessage;
 use super::sanitize::{Sanitize, Sanitizer};
 use super::session::SessionSettings;
 use super::telemetry::TelemetrySettings;
-use crate::bindings::Bindings;
-use crate::ffb_settings::FfbSettings;
-use crate::input_settings::InputSettings;
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::ffb_settings::FfbSettings;
+use gripline_input::settings::input_settings::InputSettings;
 
 /// Every user setting.
 ///

@@ -4,16 +4,16 @@
 use gripline_physics::validate::{Validate, Validator};
 
 use super::sanitize::{Sanitize, Sanitizer};
-use crate::axis_calibration::{AxisCalibration, ResponseCurve};
-use crate::bindings::{
+use gripline_input::settings::axis_calibration::{AxisCalibration, ResponseCurve};
+use gripline_input::settings::bindings::{
     AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding, DeviceLostPolicy,
     DigitalResponse, MAX_AXIS_BINDINGS, MAX_BUTTON_BINDINGS,
 };
-use crate::ffb_effects::{FfbEffectSettings, MAX_EFFECT_NM};
-use crate::ffb_settings::{
+use gripline_input::settings::ffb_effects::{FfbEffectSettings, MAX_EFFECT_NM};
+use gripline_input::settings::ffb_settings::{
     FfbDeviceSettings, FfbSettings, MAX_SMOOTHING_MS, MAX_WATCHDOG_MS, MIN_WATCHDOG_MS,
 };
-use crate::soft_lock::SoftLockSettings;
+use gripline_input::settings::soft_lock::SoftLockSettings;
 
 impl Sanitize for AxisCalibration {
     fn sanitize(&mut self, s: &mut Sanitizer) {
@@ -321,8 +321,8 @@ impl Sanitize for SoftLockSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::axis_calibration::{CurvePoint, RawRange};
-    use crate::device_identity::DeviceMatch;
+    use gripline_input::settings::axis_calibration::{CurvePoint, RawRange};
+    use gripline_input::settings::device_identity::DeviceMatch;
 
     #[test]
     fn calibration_repairs_report_paths() {

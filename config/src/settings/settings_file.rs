@@ -33,11 +33,11 @@ use super::migrate::{SettingsFileV1, migrate_v1};
 use super::model::Settings;
 use super::session::SessionSettings;
 use super::telemetry::TelemetrySettings;
-use crate::bindings::{Bindings, DeviceLostPolicy, DigitalResponse};
-use crate::ffb_settings::FfbSettings;
 use gripline_formats::error::ConfigError;
 use gripline_formats::ron_text;
 use gripline_formats::ron_text::{UnknownField, line_column};
+use gripline_input::settings::bindings::{Bindings, DeviceLostPolicy, DigitalResponse};
+use gripline_input::settings::ffb_settings::FfbSettings;
 
 /// The device-independent input settings kept in `settings.ron`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

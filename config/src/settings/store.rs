@@ -37,9 +37,9 @@ use super::platform_dir::{CONFIG_DIR_ENV, config_dir};
 use super::sanitize::{Sanitize, Sanitizer};
 use super::sanitize_input::{sanitize_axes, sanitize_buttons};
 use super::settings_file::{decode_device, decode_settings, encode_device, encode_settings};
-use crate::device_identity::DeviceMatch;
 use gripline_formats::atomic_file;
 use gripline_formats::atomic_file::{BROKEN_MARKER, WriteFn, is_temp_file, keep_aside};
+use gripline_input::settings::device_identity::DeviceMatch;
 
 /// Name of the main settings file.
 pub const SETTINGS_FILE: &str = "settings.ron";

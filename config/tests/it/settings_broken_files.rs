@@ -292,7 +292,9 @@ fn a_broken_device_file_loses_only_that_device() {
         s.bindings
             .buttons
             .iter()
-            .filter(|b| b.device == gripline_config::device_identity::DeviceMatch::Keyboard)
+            .filter(|b| {
+                b.device == gripline_input::settings::device_identity::DeviceMatch::Keyboard
+            })
             .cloned()
             .collect::<Vec<_>>()
     };

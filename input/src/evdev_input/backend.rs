@@ -273,7 +273,7 @@ mod tests {
     use crate::device::AxisRange;
     use crate::evdev_input::source::{ScriptedEnumerator, ScriptedSource};
     use crate::evdev_input::{EvdevAxis, FfCapabilities};
-    use gripline_config::device_identity::{DeviceIdentity, DeviceKind};
+    use crate::settings::device_identity::{DeviceIdentity, DeviceKind};
 
     const ABS_X: u16 = 0x00;
     const ABS_Y: u16 = 0x01;

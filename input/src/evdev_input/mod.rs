@@ -24,7 +24,7 @@ pub mod backend;
 pub mod linux;
 pub mod source;
 
-use gripline_config::device_identity::{DeviceIdentity, DeviceKind};
+use crate::settings::device_identity::{DeviceIdentity, DeviceKind};
 
 use crate::device::AxisRange;
 use crate::known_wheels;

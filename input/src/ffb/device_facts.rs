@@ -14,8 +14,8 @@
 //! high peak is the safe direction: a level is `torque / peak`, so an overestimated peak makes
 //! the wheel weaker than asked, never stronger.
 
-use gripline_config::device_identity::DeviceIdentity;
-use gripline_config::ffb_settings::FfbSettings;
+use crate::settings::device_identity::DeviceIdentity;
+use crate::settings::ffb_settings::FfbSettings;
 
 use crate::known_wheels;
 
@@ -162,7 +162,7 @@ impl FfbDeviceFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gripline_config::ffb_settings::{FfbBackendChoice, FfbDeviceSettings};
+    use crate::settings::ffb_settings::{FfbBackendChoice, FfbDeviceSettings};
 
     fn own(device: &DeviceIdentity, peak: Option<f64>, invert: bool) -> FfbDeviceSettings {
         FfbDeviceSettings {

@@ -25,7 +25,8 @@ use std::io;
 
 use crate::ffb::backend::{FfbBackend, FfbError, level_to_i16};
 use crate::ffb::protocol::evdev::FfConstantEffect;
-use crate::known_wheels::{self, FfbBackendKind, VID_FANATEC, VID_LOGITECH, VID_THRUSTMASTER};
+use crate::known_wheels;
+use crate::known_wheels::{FfbBackendKind, VID_FANATEC, VID_LOGITECH, VID_THRUSTMASTER};
 
 /// How often the playing effect is replayed, well inside its replay length.
 pub const RENEW_EVERY: std::time::Duration = std::time::Duration::from_millis(400);

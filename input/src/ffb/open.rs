@@ -6,11 +6,11 @@
 //! classic or HID PID start-up sequence. [`FfbBackendKind::None`] gives a
 //! [`NullBackend`], so the caller's pipeline runs the same either way.
 
-use crate::device::DeviceIdentity;
 use crate::evdev_input::EvdevDeviceInfo;
 use crate::ffb::backend::{FfbBackend, FfbError, NullBackend};
 use crate::ffb::hidapi_device::{HidTarget, open_hid_pid, open_logitech_classic};
 use crate::known_wheels::FfbBackendKind;
+use crate::settings::device_identity::DeviceIdentity;
 
 /// Default write rate of the Logitech classic backend over raw HID (new-lg4ff's own 2 ms
 /// period, `docs/force-feedback-protocols.md` section 1.5).

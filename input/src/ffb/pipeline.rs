@@ -24,8 +24,8 @@
 //! level of an input is computed in the same call, so an input change reaches the device
 //! level within the tick.
 
-use gripline_config::ffb_effects::FfbEffectSettings;
-use gripline_config::ffb_settings::{FfbSettings, MAX_SMOOTHING_MS};
+use crate::settings::ffb_effects::FfbEffectSettings;
+use crate::settings::ffb_settings::{FfbSettings, MAX_SMOOTHING_MS};
 
 use crate::ffb::device_facts::FfbDeviceFacts;
 use crate::ffb::effects::auto_gain::AutoGain;
@@ -728,7 +728,7 @@ mod tests {
             abs_active: true,
         };
         let mut s = settings();
-        s.effects = gripline_config::ffb_effects::FfbEffectSettings::OFF;
+        s.effects = crate::settings::ffb_effects::FfbEffectSettings::OFF;
         s.damping_nm_s_per_rad = 0.2;
         s.slew_limit_nm_per_s = 500.0;
         let mut with_feel = FfbPipeline::new(PipelineParams::new(&s, &facts(8.0, true)), 10);

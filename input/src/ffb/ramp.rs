@@ -213,7 +213,7 @@ impl ParamsRamp {
 mod tests {
     use super::*;
     use crate::ffb::device_facts::{FfbDeviceFacts, PeakSource};
-    use gripline_config::ffb_settings::FfbSettings;
+    use crate::settings::ffb_settings::FfbSettings;
 
     fn params(gain: f64, max: f64, peak: f64, invert: bool) -> PipelineParams {
         let settings = FfbSettings {

@@ -7,10 +7,8 @@ use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use gripline_config::axis_calibration::AxisCalibration;
-use gripline_config::bindings::{AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding};
 use gripline_input::bindings::{ControlMapper, InputNotice, TickOutput};
-use gripline_input::device::{DeviceIdentity, DeviceMatch, InputBackend};
+use gripline_input::device::InputBackend;
 use gripline_input::evdev_input::backend::{EvdevBackend, EvdevSelection};
 use gripline_input::evdev_input::source::{RawEvent, ScriptedEnumerator};
 use gripline_input::evdev_input::{
@@ -20,6 +18,11 @@ use gripline_input::ffb::backend::FfbBackend;
 use gripline_input::ffb::evdev_ff::{EvdevFfBackend, EvdevFfConfig, EvdevFfDevice, FfCall};
 use gripline_input::ffb::protocol::evdev::FfConstantEffect;
 use gripline_input::ffb::writer::{FfbWriter, WriterConfig};
+use gripline_input::settings::axis_calibration::AxisCalibration;
+use gripline_input::settings::bindings::{
+    AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding,
+};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceMatch};
 
 const ABS_X: u16 = 0x00;
 const ABS_Y: u16 = 0x01;

@@ -17,11 +17,11 @@ use std::time::Duration;
 
 use crate::realtime::rig::{FfbLink, Rig, RigTorque};
 use anyhow::{Context, Result};
-use gripline_config::bindings::Bindings;
-use gripline_config::ffb_profile::FfbProfile;
 use gripline_input::ffb::backend::NullBackend;
 use gripline_input::ffb::device_facts::{FfbDeviceFacts, PeakSource};
 use gripline_input::ffb::effects::FeelInput;
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::ffb_profile::FfbProfile;
 use gripline_physics::vehicle::{Snapshot, SteeringFeel, Vehicle};
 
 /// The columns, in order.
@@ -142,8 +142,8 @@ impl FfbTrace {
 #[cfg(test)]
 mod tests {
     use glam::{DVec2, DVec3};
-    use gripline_config::ffb_effects::FfbEffectSettings;
     use gripline_formats::vehicle_file::load_vehicle;
+    use gripline_input::settings::ffb_effects::FfbEffectSettings;
     use gripline_physics::controls::Controls;
     use gripline_physics::ground::{Ground, Surface};
     use gripline_physics::powertrain::GearboxMode;

@@ -158,8 +158,8 @@ pub enum GilrsStartError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gripline_config::device_identity::{DeviceIdentity, DeviceKind};
     use gripline_input::device::{DeviceId, ScriptedDevice, ScriptedStep};
+    use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind};
 
     #[test]
     fn forwards_every_event_in_order() {

@@ -23,8 +23,8 @@
 //! use gripline_sim::realtime::{
 //!     Command, Interpolator, Rig, Session, SessionLoader, SimConfig, SimEvent, SimThread,
 //! };
-//! use gripline_config::bindings::Bindings;
-//! use gripline_config::input_codes::key;
+//! use gripline_input::settings::bindings::Bindings;
+//! use gripline_input::settings::input_codes::key;
 //!
 //! # fn main() -> anyhow::Result<()> {
 //! let session = Session::load("corvette-c5", "circuit")?;

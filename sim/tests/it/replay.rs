@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
-use gripline_config::bindings::Bindings;
-use gripline_config::input_codes::key;
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::input_codes::key;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::{AidParams, Snapshot, Vehicle};
 use gripline_sim::headless::{self, HeadlessOptions, ReplayOptions, TickObserver};

@@ -20,7 +20,7 @@ use std::path::Path;
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
-use crate::ffb_settings::FfbSettings;
+use crate::settings::ffb_settings::FfbSettings;
 use gripline_formats::error::ConfigError;
 use gripline_formats::ron_text;
 

@@ -89,10 +89,10 @@ pub enum DeviceKind {
     Wheel,
     /// A standalone pedal set, handbrake, shifter or button box.
     Peripheral,
-    /// A gamepad with a standard layout: its codes are [`crate::input_codes::gamepad`] codes.
+    /// A gamepad with a standard layout: its codes are [`crate::settings::input_codes::gamepad`] codes.
     Gamepad,
     /// The keyboard: its button codes are USB HID keyboard usages
-    /// ([`crate::input_codes::key`]).
+    /// ([`crate::settings::input_codes::key`]).
     Keyboard,
 }
 

@@ -27,8 +27,8 @@ use std::path::Path;
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
-use crate::bindings::Bindings;
-use crate::ffb_settings::FfbSettings;
+use crate::settings::bindings::Bindings;
+use crate::settings::ffb_settings::FfbSettings;
 use gripline_formats::error::ConfigError;
 use gripline_formats::ron_text;
 
@@ -75,10 +75,10 @@ pub fn input_settings_to_ron(settings: &InputSettings) -> Result<String, ron::Er
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::axis_calibration::{AxisCalibration, CurvePoint, RawRange, ResponseCurve};
-    use crate::bindings::{AxisBinding, AxisControl, ButtonAction, ButtonBinding};
-    use crate::device_identity::{DeviceIdentity, DeviceMatch};
-    use crate::ffb_settings::FfbDeviceSettings;
+    use crate::settings::axis_calibration::{AxisCalibration, CurvePoint, RawRange, ResponseCurve};
+    use crate::settings::bindings::{AxisBinding, AxisControl, ButtonAction, ButtonBinding};
+    use crate::settings::device_identity::{DeviceIdentity, DeviceMatch};
+    use crate::settings::ffb_settings::FfbDeviceSettings;
 
     fn sample() -> InputSettings {
         let g29 = DeviceIdentity::new(0x046d, 0xc24f, "G29 Driving Force Racing Wheel", "");
@@ -123,7 +123,7 @@ mod tests {
             invert: true,
             peak_torque_nm: Some(2.2),
             max_rate_hz: Some(500.0),
-            backend: crate::ffb_settings::FfbBackendChoice::Auto,
+            backend: crate::settings::ffb_settings::FfbBackendChoice::Auto,
             peak_confirmed_nm: None,
         });
         s

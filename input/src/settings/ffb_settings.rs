@@ -8,9 +8,9 @@
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
-use crate::device_identity::DeviceIdentity;
-use crate::ffb_effects::FfbEffectSettings;
-use crate::soft_lock::{SoftLockSettings, SteeringLockMode};
+use crate::settings::device_identity::DeviceIdentity;
+use crate::settings::ffb_effects::FfbEffectSettings;
+use crate::settings::soft_lock::{SoftLockSettings, SteeringLockMode};
 
 /// Longest torque smoothing time constant allowed (ms): beyond it the wheel feels numb and
 /// late.

@@ -12,9 +12,9 @@
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
-use crate::axis_calibration::{AxisCalibration, ResponseCurve};
-use crate::device_identity::DeviceMatch;
-use crate::input_codes::{gamepad, key};
+use crate::settings::axis_calibration::{AxisCalibration, ResponseCurve};
+use crate::settings::device_identity::DeviceMatch;
+use crate::settings::input_codes::{gamepad, key};
 
 /// Most axis bindings a settings file may hold.
 pub const MAX_AXIS_BINDINGS: usize = 32;
@@ -54,7 +54,7 @@ pub struct AxisBinding {
     /// The device.
     pub device: DeviceMatch,
     /// The device's axis code (evdev `ABS_*` code, HID usage or axis index, or a
-    /// [`crate::input_codes::gamepad`] code for gamepads).
+    /// [`crate::settings::input_codes::gamepad`] code for gamepads).
     pub axis: u32,
     /// Calibration of this axis.
     #[serde(default)]
@@ -331,7 +331,7 @@ impl Validate for Bindings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device_identity::DeviceIdentity;
+    use crate::settings::device_identity::DeviceIdentity;
 
     #[test]
     fn defaults_are_valid_and_drivable() {
