@@ -36,7 +36,7 @@ fn headless(args: &cli::HeadlessArgs) -> anyhow::Result<()> {
             args.audio_rate_hz,
             args.audio_format.wav(),
             // The volumes a new player hears in the window.
-            gripline_app::sound::mix_of(&gripline_config::settings::AudioSettings::default()),
+            gripline_app::sound::mix_of(&gripline_config::AudioSettings::default()),
         )));
     }
     let targets = args.telemetry.targets()?;

@@ -16,7 +16,7 @@
 //! or when opening fails, the result is a [`gripline_input::ffb::backend::NullBackend`] and a summary that says why, so the
 //! window starts the same with or without hardware.
 
-use gripline_config::settings::Settings;
+use gripline_config::Settings;
 use gripline_input::evdev_input::EvdevDeviceInfo;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::open::{OpenRequest, ff_node, open_backend};

@@ -78,7 +78,7 @@ use self::recordings::Recordings;
 use self::replay_viewer::{ReplayViewer, TimelineLoader};
 use self::settings_flow::SettingsFlow;
 use self::surface_window::{WinitWindow, present_choice};
-use gripline_config::settings::{
+use gripline_config::{
     Fullscreen, PresentMode as PresentChoice, QualityChoice, Settings, SettingsStore,
 };
 use gripline_render::window_surface::WindowSurface;

@@ -145,9 +145,9 @@ pub fn run_from_args(args: &crate::cli::WindowArgs) -> Result<()> {
         quality: args.quality.map_or(g.quality, Into::into),
         camera: args.camera.map_or(
             match g.camera {
-                gripline_config::settings::CameraView::Chase => CameraMode::Chase,
-                gripline_config::settings::CameraView::Cockpit => CameraMode::Cockpit,
-                gripline_config::settings::CameraView::Bonnet => CameraMode::Bonnet,
+                gripline_config::CameraView::Chase => CameraMode::Chase,
+                gripline_config::CameraView::Cockpit => CameraMode::Cockpit,
+                gripline_config::CameraView::Bonnet => CameraMode::Bonnet,
             },
             Into::into,
         ),

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use egui::{ComboBox, RichText, Ui};
-use gripline_config::settings::{
+use gripline_config::{
     CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice, SessionSettings,
 };
 use gripline_physics::powertrain::GearboxMode;

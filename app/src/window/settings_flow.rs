@@ -2,7 +2,7 @@
 //! the app's own tabs, and applying what the user chose — saved atomically to the settings
 //! store and sent to the sim thread through its command queue, without a restart.
 
-use gripline_config::settings::{Aids, Settings, SettingsStore};
+use gripline_config::{Aids, Settings, SettingsStore};
 use gripline_physics::vehicle::AidParams;
 use gripline_render::QualityTier;
 

@@ -390,8 +390,8 @@ mod device_facts_survive {
         open(&mut r);
         // "Defaults for this tab" on Car & session and on Graphics, then Apply.
         let draft = r.flow.draft_mut().unwrap();
-        draft.session = gripline_config::settings::SessionSettings::default();
-        draft.graphics = gripline_config::settings::GraphicsSettings::default();
+        draft.session = gripline_config::SessionSettings::default();
+        draft.graphics = gripline_config::GraphicsSettings::default();
         let action = r.flow.screen_mut().unwrap().apply().expect("valid");
         let applied = r.flow.act(action, &AidParams::default());
         r.deliver(applied, 5);

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use gripline_app::ffb_connector::{FIRST_RETRY, FfbConnector};
 use gripline_app::wheel_setup::{LinkStatus, OpenedFfb};
-use gripline_config::settings::Settings;
+use gripline_config::Settings;
 use gripline_input::bindings::InputNotice;
 use gripline_input::device::{AxisRange, DeviceId, ScriptedDevice, ScriptedStep};
 use gripline_input::ffb::backend::FfbBackend;

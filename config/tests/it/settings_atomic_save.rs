@@ -5,7 +5,7 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::Path;
 
-use gripline_config::settings::{Settings, SettingsError, SettingsStore, Severity};
+use gripline_config::{Settings, SettingsError, SettingsStore, Severity};
 use gripline_formats::atomic_file::write_atomic_with;
 
 /// Writes the first half of the bytes, then fails like a full disk.

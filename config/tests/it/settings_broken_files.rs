@@ -4,8 +4,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use gripline_config::settings::store::LoadOutcome;
-use gripline_config::settings::{Settings, SettingsStore, Severity};
+use gripline_config::store::LoadOutcome;
+use gripline_config::{Settings, SettingsStore, Severity};
 use gripline_physics::validate::Validate;
 
 fn store() -> (tempfile::TempDir, SettingsStore) {

@@ -4,11 +4,11 @@
 use std::fs;
 use std::path::Path;
 
-use gripline_config::settings::device_file::DeviceGroup;
-use gripline_config::settings::settings_file::{
+use gripline_config::device_file::DeviceGroup;
+use gripline_config::settings_file::{
     decode_device, decode_settings, encode_device, encode_settings,
 };
-use gripline_config::settings::{Settings, SettingsStore};
+use gripline_config::{Settings, SettingsStore};
 use gripline_input::settings::device_identity::DeviceMatch;
 use gripline_physics::validate::Validate;
 use proptest::prelude::*;

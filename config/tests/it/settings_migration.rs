@@ -3,7 +3,7 @@
 
 use std::fs;
 
-use gripline_config::settings::{Fullscreen, PresentMode, SCHEMA_VERSION, SettingsStore, Severity};
+use gripline_config::{Fullscreen, PresentMode, SCHEMA_VERSION, SettingsStore, Severity};
 use gripline_input::settings::bindings::{AxisControl, ButtonAction};
 use gripline_input::settings::device_identity::{DeviceIdentity, DeviceMatch};
 use gripline_physics::powertrain::gearbox::GearboxMode;

@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use gripline_config::settings::device_file::{DeviceGroup, canonical};
-use gripline_config::settings::settings_file::SettingsFile;
-use gripline_config::settings::{
+use gripline_config::device_file::{DeviceGroup, canonical};
+use gripline_config::settings_file::SettingsFile;
+use gripline_config::{
     Aids, AudioSettings, CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice,
     SessionSettings, Settings, SettingsStore, TelemetrySettings,
 };

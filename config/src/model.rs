@@ -2,23 +2,25 @@
 
 use gripline_physics::validate::{Validate, Validator};
 
-use super::SCHEMA_VERSION;
-use super::audio::AudioSettings;
-use super::graphics::GraphicsSettings;
-use super::message::SettingsMessage;
-use super::sanitize::{Sanitize, Sanitizer};
-use super::session::SessionSettings;
-use super::telemetry::TelemetrySettings;
+use crate::audio::AudioSettings;
+use crate::graphics::GraphicsSettings;
+use crate::message::SettingsMessage;
+use crate::sanitize::{Sanitize, Sanitizer};
+use crate::session::SessionSettings;
+use crate::telemetry::TelemetrySettings;
 use gripline_input::settings::bindings::Bindings;
 use gripline_input::settings::ffb_settings::FfbSettings;
 use gripline_input::settings::input_settings::InputSettings;
+
+/// The schema of the settings files this version writes.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Every user setting.
 ///
 /// On disk it is split: `settings.ron` holds the schema version, `session`, `graphics`, `audio`, `telemetry`,
 /// `ffb` (without its per-device entries) and the device-independent part of `bindings`
 /// (`digital`, `device_lost`); each device's bindings, calibration and FFB device settings
-/// are in a file of their own (see [`super::device_file`]).
+/// are in a file of their own (see [`crate::device_file`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// Schema the settings follow; always [`SCHEMA_VERSION`] in memory (older files are
@@ -61,7 +63,7 @@ impl Settings {
         }
     }
 
-    /// Repairs every value in place (see [`super::sanitize`]) and returns what was changed;
+    /// Repairs every value in place (see [`crate::sanitize`]) and returns what was changed;
     /// afterwards [`Validate::check`] passes. Call it before saving values typed by the user.
     pub fn sanitize(&mut self) -> Vec<SettingsMessage> {
         self.sanitize_all()

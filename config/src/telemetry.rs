@@ -4,7 +4,7 @@
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
-use super::sanitize::{Sanitize, Sanitizer};
+use crate::sanitize::{Sanitize, Sanitizer};
 
 /// Packet rates accepted (Hz).
 pub const RATE_RANGE_HZ: (f64, f64) = (1.0, 1000.0);

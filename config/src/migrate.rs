@@ -27,9 +27,9 @@
 use gripline_physics::powertrain::gearbox::GearboxMode;
 use serde::Deserialize;
 
-use super::graphics::{Fullscreen, GraphicsSettings, PresentMode};
-use super::model::Settings;
-use super::session::{Aids, DEFAULT_TRACK_ID, DEFAULT_VEHICLE_ID, SessionSettings};
+use crate::graphics::{Fullscreen, GraphicsSettings, PresentMode};
+use crate::model::Settings;
+use crate::session::{Aids, DEFAULT_TRACK_ID, DEFAULT_VEHICLE_ID, SessionSettings};
 use gripline_input::settings::bindings::Bindings;
 use gripline_input::settings::ffb_settings::FfbSettings;
 

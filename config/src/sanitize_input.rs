@@ -3,7 +3,7 @@
 
 use gripline_physics::validate::{Validate, Validator};
 
-use super::sanitize::{Sanitize, Sanitizer};
+use crate::sanitize::{Sanitize, Sanitizer};
 use gripline_input::settings::axis_calibration::{AxisCalibration, ResponseCurve};
 use gripline_input::settings::bindings::{
     AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding, DeviceLostPolicy,

@@ -28,15 +28,15 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::device_file::{
+use crate::device_file::{
     DEVICES_DIR, DeviceGroup, add_group, canonical_groups, merge_into, split,
 };
-use super::message::{SettingsMessage, Severity};
-use super::model::Settings;
-use super::platform_dir::{CONFIG_DIR_ENV, config_dir};
-use super::sanitize::{Sanitize, Sanitizer};
-use super::sanitize_input::{sanitize_axes, sanitize_buttons};
-use super::settings_file::{decode_device, decode_settings, encode_device, encode_settings};
+use crate::message::{SettingsMessage, Severity};
+use crate::model::Settings;
+use crate::platform_dir::{CONFIG_DIR_ENV, config_dir};
+use crate::sanitize::{Sanitize, Sanitizer};
+use crate::sanitize_input::{sanitize_axes, sanitize_buttons};
+use crate::settings_file::{decode_device, decode_settings, encode_device, encode_settings};
 use gripline_formats::atomic_file;
 use gripline_formats::atomic_file::{BROKEN_MARKER, WriteFn, is_temp_file, keep_aside};
 use gripline_input::settings::device_identity::DeviceMatch;
@@ -119,7 +119,7 @@ impl SettingsStore {
         }
     }
 
-    /// A store in the platform's configuration folder ([`super::platform_dir`]).
+    /// A store in the platform's configuration folder ([`crate::platform_dir`]).
     ///
     /// # Errors
     /// [`SettingsError::NoConfigDir`] when no home folder is known and no override is set.

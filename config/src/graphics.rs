@@ -3,7 +3,7 @@
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
-use super::sanitize::{Sanitize, Sanitizer};
+use crate::sanitize::{Sanitize, Sanitizer};
 
 /// Smallest window size accepted (pixels).
 pub const MIN_SIZE_PX: u32 = 320;

@@ -22,8 +22,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::SCHEMA_VERSION;
-use super::model::Settings;
+use crate::model::SCHEMA_VERSION;
+use crate::model::Settings;
 use gripline_input::settings::axis_calibration::AxisCalibration;
 use gripline_input::settings::bindings::{
     AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding,

@@ -24,15 +24,15 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::SCHEMA_VERSION;
-use super::audio::AudioSettings;
-use super::device_file::{DeviceFile, DeviceGroup};
-use super::graphics::GraphicsSettings;
-use super::message::{SettingsMessage, Severity};
-use super::migrate::{SettingsFileV1, migrate_v1};
-use super::model::Settings;
-use super::session::SessionSettings;
-use super::telemetry::TelemetrySettings;
+use crate::audio::AudioSettings;
+use crate::device_file::{DeviceFile, DeviceGroup};
+use crate::graphics::GraphicsSettings;
+use crate::message::{SettingsMessage, Severity};
+use crate::migrate::{SettingsFileV1, migrate_v1};
+use crate::model::SCHEMA_VERSION;
+use crate::model::Settings;
+use crate::session::SessionSettings;
+use crate::telemetry::TelemetrySettings;
 use gripline_formats::error::ConfigError;
 use gripline_formats::ron_text;
 use gripline_formats::ron_text::{UnknownField, line_column};

@@ -3,7 +3,7 @@
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
-use super::sanitize::{Sanitize, Sanitizer};
+use crate::sanitize::{Sanitize, Sanitizer};
 
 /// Sound settings. Volumes are linear gains from 0 (silent) to 1 (full).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

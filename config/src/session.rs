@@ -4,7 +4,7 @@ use gripline_physics::powertrain::gearbox::GearboxMode;
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
 
-use super::sanitize::{Sanitize, Sanitizer};
+use crate::sanitize::{Sanitize, Sanitizer};
 
 /// The car shipped first (`assets/vehicles/corvette-c5.ron`).
 pub const DEFAULT_VEHICLE_ID: &str = "corvette-c5";

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use gripline_physics::validate::Validate;
 
-use super::message::{SettingsMessage, Severity};
+use crate::message::{SettingsMessage, Severity};
 
 /// Types that can repair themselves.
 pub trait Sanitize {
