@@ -2,7 +2,7 @@
 //!
 //! - [`device_facts`]: the one owner of the device's peak torque, invert and rotation;
 //! - [`pipeline`]: gain, damping/friction/inertia, soft clip and clipping meter, minimum
-//!   force, slew limit, clamp, device units;
+//!   force, slew limit, clamp, device units; its [`params`] from the settings and the device;
 //! - [`sysfs_range`]: the rotation range written to the kernel driver (lg4ff, tmff2, fanatec);
 //! - [`soft_lock`]: the stop at the car's steering lock;
 //! - [`effects`]: road texture, kerbs, scrub, lock-up, wheelspin, ABS, lateral g; smoothing
@@ -39,6 +39,7 @@ pub mod evdev_ff_linux;
 pub mod hidapi_device;
 pub mod open;
 pub mod output;
+pub mod params;
 pub mod pipeline;
 pub mod protocol;
 pub mod ramp;

@@ -11,7 +11,7 @@
 //! bit for bit, so a pipeline whose settings never change computes exactly what it computed
 //! before ramps existed.
 
-use crate::ffb::pipeline::PipelineParams;
+use crate::ffb::params::PipelineParams;
 
 /// Time over which an increase of strength reaches its new value (s).
 pub const STRENGTH_RAMP_S: f64 = 1.0;
