@@ -34,8 +34,7 @@ use crate::model::Settings;
 use crate::session::SessionSettings;
 use crate::telemetry::TelemetrySettings;
 use gripline_formats::error::ConfigError;
-use gripline_formats::ron_text;
-use gripline_formats::ron_text::{UnknownField, line_column};
+use gripline_formats::ron_text::{self, UnknownField, line_column};
 use gripline_input::settings::bindings::{Bindings, DeviceLostPolicy, DigitalResponse};
 use gripline_input::settings::ffb_settings::FfbSettings;
 

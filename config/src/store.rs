@@ -37,8 +37,7 @@ use crate::platform_dir::{CONFIG_DIR_ENV, config_dir};
 use crate::sanitize::{Sanitize, Sanitizer};
 use crate::sanitize_input::{sanitize_axes, sanitize_buttons};
 use crate::settings_file::{decode_device, decode_settings, encode_device, encode_settings};
-use gripline_formats::atomic_file;
-use gripline_formats::atomic_file::{BROKEN_MARKER, WriteFn, is_temp_file, keep_aside};
+use gripline_formats::atomic_file::{self, BROKEN_MARKER, WriteFn, is_temp_file, keep_aside};
 use gripline_input::settings::device_identity::DeviceMatch;
 
 /// Name of the main settings file.
