@@ -61,9 +61,9 @@ use winit::window::{Window, WindowId};
 
 use crate::ffb_connector::FfbConnector;
 use gripline_app::sound::Sound;
+use gripline_devices::device_thread::DeviceThread;
 use gripline_input::bindings::InputNotice;
 use gripline_sim::realtime::TapGroup;
-use gripline_sim::realtime::device_thread::DeviceThread;
 use gripline_sim::realtime::{
     Command, Interpolator, KeyboardSender, Session, SimConfig, SimEvent, SimHandle, SimThread,
     Stamped,

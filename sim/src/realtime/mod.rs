@@ -12,14 +12,13 @@
 //! - [`commands`]: UI → sim commands and sim → UI events;
 //! - [`rig`]: input devices, control mapper and force-feedback output;
 //! - [`keyboard`]: the window's keyboard as an input device;
-//! - [`device_thread`]: devices polled on their own thread (gilrs), forwarded through a ring;
 //! - [`stats`]: tick lateness, step cost, missed and dropped ticks, and their formatting.
 //!
 //! # Use from the window
 //!
 //! ```no_run
 //! use std::time::Instant;
-//! use gripline_sim::realtime::device_thread::DeviceThread;
+//! use gripline_devices::device_thread::DeviceThread;
 //! use gripline_sim::realtime::{
 //!     Command, Interpolator, Rig, Session, SessionLoader, SimConfig, SimEvent, SimThread,
 //! };
@@ -64,7 +63,6 @@
 //! ```
 
 pub mod commands;
-pub mod device_thread;
 pub mod interpolation;
 pub mod keyboard;
 pub mod prefault;

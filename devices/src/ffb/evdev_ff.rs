@@ -3,7 +3,7 @@
 //!
 //! Start-up: built-in autocentre off (`FF_AUTOCENTER` 0), device gain (`FF_GAIN`), upload one
 //! constant effect (`EVIOCSFF` with id -1, replay length
-//! [`crate::ffb::protocol::evdev::REPLAY_LENGTH_MS`], direction 0x4000 so that the wheel
+//! [`gripline_input::ffb::protocol::evdev::REPLAY_LENGTH_MS`], direction 0x4000 so that the wheel
 //! drivers' `sin(direction)` projection is +1 and the sign travels in the level), play it
 //! once, and play it again every [`RENEW_EVERY`] from [`FfbBackend::refresh`] so that the
 //! finite length never runs out (hid-pidff before Linux 6.15 plays nothing for length 0). Each [`FfbBackend::send_level`] re-uploads the same effect id with the new
@@ -23,10 +23,11 @@
 
 use std::io;
 
-use crate::ffb::backend::{FfbBackend, FfbError, level_to_i16};
-use crate::ffb::protocol::evdev::FfConstantEffect;
-use crate::known_wheels;
-use crate::known_wheels::{FfbBackendKind, VID_FANATEC, VID_LOGITECH, VID_THRUSTMASTER};
+use gripline_input::ffb::backend::{FfbBackend, FfbError, level_to_i16};
+use gripline_input::ffb::protocol::evdev::FfConstantEffect;
+use gripline_input::known_wheels::{
+    self, FfbBackendKind, VID_FANATEC, VID_LOGITECH, VID_THRUSTMASTER,
+};
 
 /// How often the playing effect is replayed, well inside its replay length.
 pub const RENEW_EVERY: std::time::Duration = std::time::Duration::from_millis(400);
@@ -385,7 +386,7 @@ impl<D: EvdevFfDevice + ?Sized> EvdevFfDevice for &mut D {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ffb::protocol::evdev::{DIRECTION_90_DEG, FfEnvelope};
+    use gripline_input::ffb::protocol::evdev::{DIRECTION_90_DEG, FfEnvelope};
 
     fn effect(id: i16, level: i16) -> FfConstantEffect {
         FfConstantEffect {
@@ -393,7 +394,7 @@ mod tests {
             direction: DIRECTION_90_DEG,
             trigger_button: 0,
             trigger_interval: 0,
-            replay_length: crate::ffb::protocol::evdev::REPLAY_LENGTH_MS,
+            replay_length: gripline_input::ffb::protocol::evdev::REPLAY_LENGTH_MS,
             replay_delay: 0,
             level,
             envelope: FfEnvelope::default(),
@@ -468,7 +469,9 @@ mod tests {
         );
         assert!(
             longest
-                < Duration::from_millis(u64::from(crate::ffb::protocol::evdev::REPLAY_LENGTH_MS))
+                < Duration::from_millis(u64::from(
+                    gripline_input::ffb::protocol::evdev::REPLAY_LENGTH_MS
+                ))
         );
         // Stopped: not replayed.
         b.stop().unwrap();

@@ -193,7 +193,7 @@ pub fn list_devices() -> EvdevScan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::InputBackend as _;
+    use gripline_input::device::InputBackend as _;
     use std::time::Duration;
 
     #[test]

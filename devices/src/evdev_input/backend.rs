@@ -24,11 +24,11 @@ use std::collections::BTreeSet;
 use std::io;
 use std::time::Duration;
 
-use crate::device::{DeviceId, DeviceInfo, InputBackend, InputEvent};
 use crate::evdev_input::source::{EvdevEnumerator, EvdevSource, RawEvent};
 use crate::evdev_input::{
     EV_ABS, EV_KEY, EV_SYN, EvdevDeviceInfo, SYN_DROPPED, SYN_REPORT, native_code,
 };
+use gripline_input::device::{DeviceId, DeviceInfo, InputBackend, InputEvent};
 
 /// Which devices the backend takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,10 +270,10 @@ impl<E: EvdevEnumerator> InputBackend for EvdevBackend<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::AxisRange;
     use crate::evdev_input::source::{ScriptedEnumerator, ScriptedSource};
     use crate::evdev_input::{EvdevAxis, FfCapabilities};
-    use crate::settings::device_identity::{DeviceIdentity, DeviceKind};
+    use gripline_input::device::AxisRange;
+    use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind};
 
     const ABS_X: u16 = 0x00;
     const ABS_Y: u16 = 0x01;

@@ -3,7 +3,7 @@
 //!
 //! gilrs is built with its default filters **off** (`docs/force-feedback-protocols.md` section 1.2:
 //! its jitter filter and dead zone hide up to 4.5° of steering on a 900° wheel); calibration
-//! happens in [`crate::calibration`] instead.
+//! happens in [`gripline_input::calibration`] instead.
 //!
 //! Axes and buttons are keyed on gilrs's native [`gilrs::ev::Code`] (`Code::into_u32`: the
 //! evdev `ABS_*`/`BTN_*` code on Linux), not on its `Axis`/`Button` enums, which have no wheel,
@@ -22,12 +22,11 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::settings::device_identity::{DeviceIdentity, DeviceKind};
 use gilrs::{EventType, GamepadId, Gilrs, GilrsBuilder};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind};
 
-use crate::device::{AxisRange, DeviceId, DeviceInfo, InputBackend, InputEvent};
-use crate::known_wheels;
-use crate::known_wheels::KnownWheel;
+use gripline_input::device::{AxisRange, DeviceId, DeviceInfo, InputBackend, InputEvent};
+use gripline_input::known_wheels::{self, KnownWheel};
 
 /// The range every gilrs axis is reported in (see the module documentation).
 pub const GILRS_AXIS_RANGE: AxisRange = AxisRange::new(-32767, 32767);

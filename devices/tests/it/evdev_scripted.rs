@@ -7,15 +7,15 @@ use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use gripline_input::bindings::{ControlMapper, InputNotice, TickOutput};
-use gripline_input::device::InputBackend;
-use gripline_input::evdev_input::backend::{EvdevBackend, EvdevSelection};
-use gripline_input::evdev_input::source::{RawEvent, ScriptedEnumerator};
-use gripline_input::evdev_input::{
+use gripline_devices::evdev_input::backend::{EvdevBackend, EvdevSelection};
+use gripline_devices::evdev_input::source::{RawEvent, ScriptedEnumerator};
+use gripline_devices::evdev_input::{
     EV_ABS, EV_KEY, EV_SYN, EvdevAxis, EvdevDeviceInfo, FfCapabilities, SYN_REPORT,
 };
+use gripline_devices::ffb::evdev_ff::{EvdevFfBackend, EvdevFfConfig, EvdevFfDevice, FfCall};
+use gripline_input::bindings::{ControlMapper, InputNotice, TickOutput};
+use gripline_input::device::InputBackend;
 use gripline_input::ffb::backend::FfbBackend;
-use gripline_input::ffb::evdev_ff::{EvdevFfBackend, EvdevFfConfig, EvdevFfDevice, FfCall};
 use gripline_input::ffb::protocol::evdev::FfConstantEffect;
 use gripline_input::ffb::writer::{FfbWriter, WriterConfig};
 use gripline_input::settings::axis_calibration::AxisCalibration;

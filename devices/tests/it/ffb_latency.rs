@@ -11,8 +11,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use gripline_devices::ffb::evdev_ff::{EvdevFfBackend, EvdevFfConfig, RecordingFfDevice};
 use gripline_input::ffb::backend::{FfbBackend, FfbError};
-use gripline_input::ffb::evdev_ff::{EvdevFfBackend, EvdevFfConfig, RecordingFfDevice};
 use gripline_input::ffb::protocol::RecordingHid;
 use gripline_input::ffb::protocol::logitech::LogitechClassicBackend;
 use gripline_input::ffb::recording::{Clock, RecordingBackend};

@@ -7,8 +7,8 @@
 //!   controllers ([`EvdevDeviceInfo::is_game_controller`]);
 //! - [`source`]: the raw event model and the two traits the backend reads through
 //!   ([`source::EvdevSource`], [`source::EvdevEnumerator`]), with scripted fakes;
-//! - [`backend`]: [`backend::EvdevBackend`], the [`crate::device::InputBackend`] that maps raw
-//!   events to [`crate::device::InputEvent`]s, resynchronises after `SYN_DROPPED`, and handles
+//! - [`backend`]: [`backend::EvdevBackend`], the [`gripline_input::device::InputBackend`] that maps raw
+//!   events to [`gripline_input::device::InputEvent`]s, resynchronises after `SYN_DROPPED`, and handles
 //!   hot-plug;
 //! - `linux` (Linux only): the real device over the `evdev` crate and the listing for
 //!   `gripline devices`.
@@ -24,10 +24,10 @@ pub mod backend;
 pub mod linux;
 pub mod source;
 
-use crate::settings::device_identity::{DeviceIdentity, DeviceKind};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind};
 
-use crate::device::AxisRange;
-use crate::known_wheels;
+use gripline_input::device::AxisRange;
+use gripline_input::known_wheels;
 
 /// `EV_SYN`.
 pub const EV_SYN: u16 = 0x00;

@@ -1,16 +1,16 @@
 //! Opening the chosen force-feedback backend on a real device, as one boxed
 //! [`FfbBackend`] the writer thread can own.
 //!
-//! [`crate::ffb::select::choose_backend`] decides *which* backend; [`open_backend`] opens
+//! [`gripline_input::ffb::select::choose_backend`] decides *which* backend; [`open_backend`] opens
 //! it: the evdev node (Linux), or the wheel's HID interface through hidapi with the Logitech
 //! classic or HID PID start-up sequence. [`FfbBackendKind::None`] gives a
 //! [`NullBackend`], so the caller's pipeline runs the same either way.
 
 use crate::evdev_input::EvdevDeviceInfo;
-use crate::ffb::backend::{FfbBackend, FfbError, NullBackend};
 use crate::ffb::hidapi_device::{HidTarget, open_hid_pid, open_logitech_classic};
-use crate::known_wheels::FfbBackendKind;
-use crate::settings::device_identity::DeviceIdentity;
+use gripline_input::ffb::backend::{FfbBackend, FfbError, NullBackend};
+use gripline_input::known_wheels::FfbBackendKind;
+use gripline_input::settings::device_identity::DeviceIdentity;
 
 /// Default write rate of the Logitech classic backend over raw HID (new-lg4ff's own 2 ms
 /// period, `docs/force-feedback-protocols.md` section 1.5).

@@ -13,17 +13,17 @@
 //!
 //! On Linux a raw HID writer shares the wheel with its kernel driver; that the two coexist is
 //! unverified (`docs/force-feedback-protocols.md`, sections 1.6 and 6), so on Linux the evdev
-//! backend is preferred ([`crate::ffb::select`]). Opening needs access to `/dev/hidrawN` (a udev
+//! backend is preferred ([`gripline_input::ffb::select`]). Opening needs access to `/dev/hidrawN` (a udev
 //! rule).
 
 use std::ffi::CString;
 
 use hidapi::{HidApi, HidDevice, HidError};
 
-use crate::ffb::backend::FfbError;
-use crate::ffb::protocol::HidOutput;
-use crate::ffb::protocol::hid_pid::{HidPidBackend, PidLayout};
-use crate::ffb::protocol::logitech::{LogitechClassicBackend, range_command};
+use gripline_input::ffb::backend::FfbError;
+use gripline_input::ffb::protocol::HidOutput;
+use gripline_input::ffb::protocol::hid_pid::{HidPidBackend, PidLayout};
+use gripline_input::ffb::protocol::logitech::{LogitechClassicBackend, range_command};
 
 /// Generic Desktop usage page.
 pub const USAGE_PAGE_GENERIC_DESKTOP: u16 = 0x01;
@@ -33,9 +33,6 @@ pub const USAGE_JOYSTICK: u16 = 0x04;
 pub const USAGE_GAMEPAD: u16 = 0x05;
 /// Generic Desktop: Multi-axis Controller.
 pub const USAGE_MULTI_AXIS: u16 = 0x08;
-
-/// Logitech Driving Force Pro (range needs its own two-command sequence).
-pub const PID_LOGITECH_DFP: u16 = 0xc298;
 
 /// Largest report descriptor hidapi returns (`HID_API_MAX_REPORT_DESCRIPTOR_SIZE`).
 pub const MAX_REPORT_DESCRIPTOR_SIZE: usize = 4096;

@@ -9,7 +9,7 @@
 //! **What the tests check and what they cannot.** The real path builds the crate's
 //! `FFEffectData` in one function (`data`), which the tests run. They compare the bytes
 //! the crate hands to `EVIOCSFF` with the byte-exact encoder
-//! ([`crate::ffb::protocol::evdev`]): the crate's own conversions of trigger, replay and
+//! ([`gripline_input::ffb::protocol::evdev`]): the crate's own conversions of trigger, replay and
 //! envelope into `libc`'s structs are run, the encoder's sizes and offsets are checked
 //! against `libc`'s declarations of `ff_effect` and `input_event`, and only the crate's
 //! top-level assembly of its private `sys::ff_effect` (type, direction, the union) is
@@ -24,9 +24,9 @@ use std::path::Path;
 use evdev::raw_stream::RawDevice;
 use evdev::{FFEffect, FFEffectCode, FFEffectData, FFEffectKind, FFEnvelope, FFReplay, FFTrigger};
 
-use crate::ffb::backend::FfbError;
 use crate::ffb::evdev_ff::{EvdevFfBackend, EvdevFfConfig, EvdevFfDevice, evdev_rate_hz, ff_error};
-use crate::ffb::protocol::evdev::FfConstantEffect;
+use gripline_input::ffb::backend::FfbError;
+use gripline_input::ffb::protocol::evdev::FfConstantEffect;
 
 /// An evdev node used for force feedback.
 #[derive(Debug)]
@@ -160,7 +160,7 @@ impl EvdevFfDevice for LinuxFfDevice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ffb::protocol::evdev::DIRECTION_90_DEG;
+    use gripline_input::ffb::protocol::evdev::DIRECTION_90_DEG;
 
     #[test]
     fn effect_data_carries_every_field() {
@@ -169,7 +169,7 @@ mod tests {
         assert_eq!(d.direction, DIRECTION_90_DEG);
         assert_eq!(
             d.replay.length,
-            crate::ffb::protocol::evdev::REPLAY_LENGTH_MS
+            gripline_input::ffb::protocol::evdev::REPLAY_LENGTH_MS
         );
         assert!(matches!(
             d.kind,
@@ -194,9 +194,9 @@ mod tests {
     ///   (`offset_of!`), not at hand-written ones.
     fn bytes_the_crate_sends(
         d: &FFEffectData,
-    ) -> [u8; crate::ffb::protocol::evdev::FF_EFFECT_SIZE] {
+    ) -> [u8; gripline_input::ffb::protocol::evdev::FF_EFFECT_SIZE] {
         use std::mem::offset_of;
-        let mut b = [0u8; crate::ffb::protocol::evdev::FF_EFFECT_SIZE];
+        let mut b = [0u8; gripline_input::ffb::protocol::evdev::FF_EFFECT_SIZE];
         let mut put = |offset: usize, bytes: [u8; 2]| b[offset..offset + 2].copy_from_slice(&bytes);
         let code: FFEffectCode = d.kind.into();
         put(offset_of!(libc::ff_effect, type_), code.0.to_le_bytes());
@@ -258,7 +258,7 @@ mod tests {
     #[cfg(target_pointer_width = "64")]
     #[test]
     fn the_encoders_layout_is_libcs() {
-        use crate::ffb::protocol::evdev::{FF_EFFECT_SIZE, INPUT_EVENT_SIZE};
+        use gripline_input::ffb::protocol::evdev::{FF_EFFECT_SIZE, INPUT_EVENT_SIZE};
         use std::mem::{offset_of, size_of};
         assert_eq!(size_of::<libc::ff_effect>(), FF_EFFECT_SIZE);
         assert_eq!(offset_of!(libc::ff_effect, replay), 10);
@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(offset_of!(libc::input_event, code), 18);
         assert_eq!(offset_of!(libc::input_event, value), 20);
         // The EV_FF event the crate writes for play/gain/autocentre has the encoder's fields.
-        let event = crate::ffb::protocol::evdev::gain(0x1234);
+        let event = gripline_input::ffb::protocol::evdev::gain(0x1234);
         assert_eq!(
             &event[16..18],
             &evdev::EventType::FORCEFEEDBACK.0.to_le_bytes()
@@ -281,7 +281,7 @@ mod tests {
 
     #[test]
     fn the_real_path_sends_the_encoders_bytes() {
-        use crate::ffb::protocol::evdev::FfEnvelope;
+        use gripline_input::ffb::protocol::evdev::FfEnvelope;
         // The upload the backend makes, and effects with every field set, through the real
         // path's conversion (`data`): the bytes the crate passes to EVIOCSFF equal the
         // byte-exact encoder's.

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::gilrs_backend::{GilrsBackend, InputBackendError};
 use gripline_input::device::{InputBackend, InputEvent};
-use gripline_input::gilrs_backend::{GilrsBackend, InputBackendError};
 use rtrb::{Consumer, RingBuffer};
 
 /// Events the ring holds.

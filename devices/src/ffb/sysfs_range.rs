@@ -121,7 +121,7 @@ impl RangeLimits {
 /// The range limits of the wheel with these IDs under its Linux driver (see the module
 /// docs), `None` for a wheel whose driver's limits are not known here.
 pub fn range_limits(vendor_id: u16, product_id: u16) -> Option<RangeLimits> {
-    use crate::known_wheels::{VID_FANATEC, VID_LOGITECH, VID_THRUSTMASTER};
+    use gripline_input::known_wheels::{VID_FANATEC, VID_LOGITECH, VID_THRUSTMASTER};
     Some(match (vendor_id, product_id) {
         (VID_LOGITECH, 0xc298 | 0xc299 | 0xc29a | 0xc29b | 0xc24f | 0xc266) => {
             RangeLimits::new(40, 900, "lg4ff")
