@@ -1,6 +1,6 @@
 //! Calibration of one analogue axis, as saved in the settings file.
 //!
-//! The maths lives in `gripline-input` (`calibration`); this module holds the parameters and
+//! The maths lives in [`crate::calibration`]; this module holds the parameters and
 //! checks them. The stages, in order: raw value -> position in the raw range (or around the
 //! centre for a centred axis) -> invert -> dead zone at rest (or around the centre) and
 //! saturation at the end of travel -> response curve -> anti-dead zone.

@@ -1,9 +1,9 @@
 //! Force-feedback settings, as saved in the settings file.
 //!
-//! The pipeline that uses them lives in `gripline-input` (`ffb::pipeline`): column torque
+//! The pipeline that uses them lives in [`crate::ffb::pipeline`]: column torque
 //! from the physics (N·m) -> gain -> damping, friction, inertia -> soft clip -> minimum force
 //! -> slew-rate limit -> clamp to `max_torque_nm` -> the device's units. The safety rules
-//! (`ffb::safety`) use the watchdog and fade-in times.
+//! ([`crate::ffb::safety`]) use the watchdog and fade-in times.
 
 use gripline_physics::validate::{Validate, Validator};
 use serde::{Deserialize, Serialize};
@@ -49,13 +49,13 @@ pub struct FfbDeviceSettings {
     /// this product ID. A peak below the table's scales every torque up by table / peak, so
     /// it is used only when it equals this confirmed value **and** the override was saved
     /// for this very unit (same serial number or path); otherwise the table's peak is
-    /// assumed (`gripline-input`'s `FfbDeviceFacts::resolve`).
+    /// assumed ([`FfbDeviceFacts::resolve`](crate::ffb::device_facts::FfbDeviceFacts::resolve)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_confirmed_nm: Option<f64>,
 }
 
-/// The force-feedback backend a user asks for, per device (`gripline-input` decides what
-/// `Auto` means and whether the choice is possible).
+/// The force-feedback backend a user asks for, per device ([`crate::ffb::select`] decides
+/// what `Auto` means and whether the choice is possible).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FfbBackendChoice {
     /// Automatic: evdev `FF_CONSTANT` on Linux when the kernel driver offers it, else the raw

@@ -188,7 +188,7 @@ const DEFAULT_TRACKS: [&str; 5] = ["dirt-1", "dirt-4", "michigan", "brondehach",
 /// missing texture, an object skipped, a scene that does not lie on its road and is replaced
 /// by the generated ground) are listed with the reason; a track whose scene file cannot be
 /// read at all, or whose frame comes out blank, fails the test. The default check draws
-/// [`DEFAULT_TRACKS`] only (every track's ground is built by `gripline-config`'s tests).
+/// [`DEFAULT_TRACKS`] only (every track's ground is built by `gripline-torcs`'s tests).
 #[test]
 fn every_installed_track_renders_a_frame_with_its_scene() {
     let root = Path::new("/usr/share/games/torcs");

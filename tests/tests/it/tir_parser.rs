@@ -1,4 +1,4 @@
-//! The `.tir` parser of `gripline-config`: syntax, units, warnings, errors, and robustness
+//! The `.tir` parser of `gripline-formats`: syntax, units, warnings, errors, and robustness
 //! against any text.
 
 use std::path::PathBuf;
