@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use gripline_config::bindings::Bindings;
+use gripline_input::settings::bindings::Bindings;
 use gripline_sim::realtime::{Interpolator, Rig, Session, SimConfig, SimEvent, SimThread};
 
 fn main() -> Result<()> {

@@ -195,7 +195,7 @@ pub enum QualityArg {
     High,
 }
 
-impl From<QualityArg> for gripline_config::settings::QualityChoice {
+impl From<QualityArg> for gripline_config::QualityChoice {
     fn from(q: QualityArg) -> Self {
         match q {
             QualityArg::Auto => Self::Automatic,

@@ -13,13 +13,13 @@ use std::io::{IsTerminal as _, Write as _};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use gripline_config::ffb_settings::FfbBackendChoice;
+use gripline_devices::evdev_input::EvdevDeviceInfo;
+use gripline_devices::gilrs_backend::{DeviceListing, GilrsBackend};
 use gripline_host::wheel_setup;
 use gripline_input::device::InputBackend as _;
-use gripline_input::evdev_input::EvdevDeviceInfo;
 use gripline_input::ffb::select::{BackendDecision, backend_name};
-use gripline_input::gilrs_backend::{DeviceListing, GilrsBackend};
 use gripline_input::known_wheels::{self, KnownWheel};
+use gripline_input::settings::ffb_settings::FfbBackendChoice;
 
 use crate::cli::{DevicesArgs, KnownFormat};
 
@@ -53,9 +53,9 @@ pub struct EvdevReport {
 
 #[cfg(target_os = "linux")]
 mod evdev_side {
+    use gripline_devices::evdev_input::backend::{EvdevBackend, EvdevSelection};
+    use gripline_devices::evdev_input::linux::{LinuxEnumerator, linux_backend, list_devices};
     use gripline_input::device::InputBackend as _;
-    use gripline_input::evdev_input::backend::{EvdevBackend, EvdevSelection};
-    use gripline_input::evdev_input::linux::{LinuxEnumerator, linux_backend, list_devices};
 
     use super::{Duration, EvdevListing, EvdevReport};
 
@@ -328,7 +328,10 @@ fn render_evdev(d: &EvdevListing) -> String {
         let _ = write!(
             s,
             " {:#x}={value} [{}..{}]",
-            gripline_input::evdev_input::native_code(gripline_input::evdev_input::EV_ABS, a.code),
+            gripline_devices::evdev_input::native_code(
+                gripline_devices::evdev_input::EV_ABS,
+                a.code
+            ),
             range.min,
             range.max
         );
@@ -339,7 +342,7 @@ fn render_evdev(d: &EvdevListing) -> String {
         let _ = write!(
             s,
             " {:#x}={}",
-            gripline_input::evdev_input::native_code(gripline_input::evdev_input::EV_KEY, b),
+            gripline_devices::evdev_input::native_code(gripline_devices::evdev_input::EV_KEY, b),
             if d.pressed.contains(&b) { "down" } else { "up" }
         );
     }
@@ -367,11 +370,11 @@ fn wheel_line(wheel: Option<&KnownWheel>, evdev_constant: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use gripline_config::device_identity::DeviceIdentity;
+    use gripline_devices::evdev_input::{EvdevAxis, FfCapabilities};
+    use gripline_devices::gilrs_backend::{AxisState, ButtonState};
     use gripline_input::device::DeviceId;
-    use gripline_input::evdev_input::{EvdevAxis, FfCapabilities};
-    use gripline_input::gilrs_backend::{AxisState, ButtonState};
     use gripline_input::known_wheels;
+    use gripline_input::settings::device_identity::DeviceIdentity;
 
     use super::*;
 

@@ -32,7 +32,7 @@ pub struct Mix {
 
 impl Default for Mix {
     /// Unity: every gain 1, not muted. (The player's default volumes belong to the settings,
-    /// `gripline_config::settings::AudioSettings`.)
+    /// `gripline_config::AudioSettings`.)
     fn default() -> Self {
         Self {
             master: 1.0,

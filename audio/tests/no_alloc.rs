@@ -4,8 +4,8 @@
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
 use gripline_audio::{CarVoice, FrameBuilder, LiveSynth, Mix, SoundMessage, sound_feed};
-use gripline_config::assets;
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::assets;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::controls::Controls;
 use gripline_physics::ground::FlatGround;
 

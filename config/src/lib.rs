@@ -1,52 +1,50 @@
 //! # gripline-config
 //!
-//! Gripline's file formats and where files live. This crate turns text into validated
-//! physics parameters and reports every problem with the file, the line and column, and the
-//! field path (`model.lateral.b must be finite and positive`), so a user can fix a file
-//! without reading code.
+//! User settings: the data the settings screen edits, and the store that keeps it on disk
+//! (the asset files are `gripline-formats`'; the input layer's settings, which are kept here
+//! with every other setting, are `gripline_input::settings`).
 //!
-//! - [`tyre_file`]: tyre files of every family: `.tir` (Magic Formula) and `.ron` (the others).
-//! - [`track_file`]: track files (RON): a layout, validated and built into the ground mesh.
-//! - [`scenario_file`]: scenario files (RON) of the headless runner.
-//! - [`vehicle_file`]: vehicle files (RON): every parameter of a car, and its tyres.
-//! - [`tir`]: the Magic Formula property-file parser.
-//! - [`torcs`]: TORCS and Speed Dreams tracks (their XML), imported as track layouts.
-//! - [`ron_text`]: RON parsing shared by every RON format, with positions in errors.
-//! - [`assets`]: finding the shipped `assets/` folder and resolving asset names.
-//! - [`input_settings`]: the input settings file: [`bindings`] (with each axis's
-//!   [`axis_calibration`]) and [`ffb_settings`]; devices named by [`device_identity`];
-//!   keyboard and gamepad codes in [`input_codes`].
-//! - [`settings`]: all user settings ([`settings::Settings`]: session, graphics, force
-//!   feedback, bindings) and [`settings::SettingsStore`], which loads them without ever
-//!   failing and saves them atomically in the platform's configuration folder.
-//! - [`ffb_effects`]: force-feedback effects (road, kerbs, scrub, lock-up, ABS, lateral g).
-//! - [`ffb_profile`]: force-feedback device profiles for offline runs (`--ffb-profile`).
-//! - [`soft_lock`]: how the wheel's rotation meets the car's steering lock, and the soft lock.
-//! - [`error`]: the error type.
+//! - [`model`]: [`Settings`], everything in one value: [`session`] (car, track, gearbox
+//!   mode, aids), [`graphics`] (resolution, full screen, present mode, frame latency, field
+//!   of view, MSAA, camera), [`audio`] (volumes, output device, mute), [`telemetry`] (OutGauge/OutSim
+//!   destinations), force feedback ([`gripline_input::settings::ffb_settings`]) and bindings
+//!   with calibration ([`gripline_input::settings::bindings`]).
+//! - [`sanitize`] and [`sanitize_input`]: out-of-range values clamped, NaN replaced by the
+//!   default, each change reported as a [`SettingsMessage`] ([`message`]).
+//! - [`store`]: [`SettingsStore`], loading that never fails and atomic saving
+//!   ([`gripline_formats::atomic_file`]) in the platform folder ([`platform_dir`]).
+//! - [`settings_file`] and [`device_file`]: the text of `settings.ron` and of the
+//!   per-device files; [`migrate`]: older schemas.
+//!
+//! Decisions:
+//! - **Unknown fields are warnings, not errors** (forward compatibility): a file written by
+//!   a newer version loads, with a warning per unknown field (path, line and column); the
+//!   field is dropped on the next save.
+//! - **Out-of-range values are clamped**, not rejected: the rest of the file is kept.
+//! - **A file that cannot be used is never overwritten**: it is renamed beside itself
+//!   (`settings.ron.broken-<unix time>`) and the defaults are used.
+//! - **Bindings live per device** (`devices/<device>.ron`), so a broken file loses only one
+//!   device's bindings.
 
-pub mod assets;
-pub mod axis_calibration;
-pub mod bindings;
-pub mod device_identity;
-pub mod error;
-pub mod ffb_effects;
-pub mod ffb_profile;
-pub mod ffb_settings;
-pub mod input_codes;
-pub mod input_settings;
-pub mod ron_text;
-pub mod scenario_file;
-pub mod settings;
-pub mod setup_file;
-pub mod soft_lock;
-pub mod tir;
-pub mod torcs;
-pub mod track_file;
-pub mod tyre_catalog;
-pub mod tyre_file;
-pub mod vehicle_file;
+pub mod audio;
+pub mod device_file;
+pub mod graphics;
+pub mod message;
+pub mod migrate;
+pub mod model;
+pub mod platform_dir;
+pub mod sanitize;
+pub mod sanitize_input;
+pub mod session;
+pub mod settings_file;
+pub mod store;
+pub mod telemetry;
 
-pub use error::ConfigError;
-pub use input_settings::{InputSettings, input_settings_to_ron, parse_input_settings};
-pub use track_file::{LoadedTrack, TrackFile, load_track, parse_track_ron};
-pub use tyre_file::{LoadedTyre, TyreFile, TyreModelSpec, load_tyre, parse_tyre_ron};
+pub use audio::AudioSettings;
+pub use graphics::{CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice};
+pub use message::{SettingsMessage, Severity};
+pub use model::{SCHEMA_VERSION, Settings};
+pub use sanitize::{Sanitize, Sanitizer};
+pub use session::{Aids, SessionSettings};
+pub use store::{LoadOutcome, SettingsError, SettingsStore};
+pub use telemetry::TelemetrySettings;

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context as _, Result};
-use gripline_config::settings::{AudioSettings, Settings, TelemetrySettings};
-use gripline_config::torcs::TrackScene;
+use gripline_config::{AudioSettings, Settings, TelemetrySettings};
+use gripline_devices::device_thread::DeviceThread;
 use gripline_input::bindings::InputNotice;
 use gripline_input::device::InputEvent;
 use gripline_input::ffb::direction_check::DirectionOutcome;
@@ -22,12 +22,12 @@ use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::track::TrackMesh;
 use gripline_physics::vehicle::{AidParams, VehicleParams};
 use gripline_sim::observer::ObserverGroup;
-use gripline_sim::realtime::device_thread::DeviceThread;
 use gripline_sim::realtime::{
     Command, Interpolator, KeyboardSender, SimConfig, SimEvent, SimHandle, SimStats, SimThread,
 };
 use gripline_sim::session::{Session, SessionLoader};
 use gripline_sim::telemetry_out::{TelemetrySender, TelemetryTargets};
+use gripline_torcs::track::scene_file::TrackScene;
 
 use crate::aids::aids_for;
 use crate::ffb_connector::FfbConnector;
@@ -557,7 +557,7 @@ fn loaded_drive(session: &Session, vehicle: &str, track: &str) -> LoadedDrive {
 
 /// The textured scenery of an imported track, if it has one.
 fn track_scene_of(session: &Session) -> Option<Arc<TrackScene>> {
-    match gripline_config::torcs::scene_for_track(session.world().track()?)? {
+    match gripline_torcs::track::scene_file::scene_for_track(session.world().track()?)? {
         Ok(scene) => {
             eprintln!(
                 "gripline: scenery {}: {} triangles in {} batches, {} textures",

@@ -22,7 +22,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use gripline_config::settings::Settings;
+use gripline_config::Settings;
 use gripline_input::ffb::writer::WriterControl;
 
 use crate::wheel_setup::{LinkStatus, OpenedFfb};

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use gripline_audio::WavFormat;
-use gripline_config::settings::AudioSettings;
+use gripline_config::AudioSettings;
 use gripline_sim::headless::HeadlessOptions;
 use gripline_sim::observer::{ObserverGroup, TickObserver};
 use gripline_sim::telemetry_out::{TelemetryObserver, TelemetryTargets};

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gripline_config::settings::Settings;
+use gripline_config::Settings;
 
 /// The set-up file the settings choose for `car`, if any and if it exists.
 pub fn chosen_setup(settings: &Settings, data_dir: Option<&Path>, car: &str) -> Option<PathBuf> {
@@ -13,7 +13,7 @@ pub fn chosen_setup(settings: &Settings, data_dir: Option<&Path>, car: &str) -> 
         return None;
     }
     let path =
-        gripline_config::setup_file::setups_dir(data_dir?, &gripline_sim::laps::file_safe(car))
+        gripline_formats::setup_file::setups_dir(data_dir?, &gripline_sim::laps::file_safe(car))
             .join(format!("{name}.ron"));
     path.exists().then_some(path)
 }

@@ -12,7 +12,7 @@ use gripline_audio::{
     AudioControls, CarVoice, FrameBuilder, LiveSynth, Mix, OfflineSynth, SoundFeed, SoundMessage,
     WavFormat, WavWriter, sound_feed,
 };
-use gripline_config::settings::AudioSettings;
+use gripline_config::AudioSettings;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
 use gripline_sim::observer::TickObserver;
 

@@ -1,7 +1,7 @@
 //! Telemetry out as the settings describe it: the destinations resolved into the sender's
 //! targets.
 
-use gripline_config::settings::TelemetrySettings;
+use gripline_config::TelemetrySettings;
 use gripline_sim::telemetry_out::{TelemetryTargets, parse_destination};
 
 /// The targets of `settings`.

@@ -16,21 +16,21 @@
 //! or when opening fails, the result is a [`gripline_input::ffb::backend::NullBackend`] and a summary that says why, so the
 //! window starts the same with or without hardware.
 
-use gripline_config::bindings::{AxisControl, Bindings};
-use gripline_config::device_identity::{DeviceIdentity, DeviceMatch};
-use gripline_config::ffb_settings::{FfbBackendChoice, FfbSettings};
-use gripline_config::settings::Settings;
-use gripline_input::evdev_input::EvdevDeviceInfo;
+use gripline_config::Settings;
+use gripline_devices::evdev_input::EvdevDeviceInfo;
+use gripline_devices::ffb::open::{OpenRequest, ff_node, open_backend};
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
-use gripline_input::ffb::open::{OpenRequest, ff_node, open_backend};
 use gripline_input::ffb::safety::SafetyConfig;
 use gripline_input::ffb::select::{
     BackendDecision, Platform, SelectionInput, backend_name, choose_backend,
 };
 use gripline_input::ffb::writer::{FfbWriter, WriterConfig, WriterControl};
 use gripline_input::known_wheels::{self, FfbBackendKind, KnownWheel};
+use gripline_input::settings::bindings::{AxisControl, Bindings};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceMatch};
+use gripline_input::settings::ffb_settings::{FfbBackendChoice, FfbSettings};
 
-use gripline_sim::realtime::device_thread::{DeviceThread, ForwardedDevice};
+use gripline_devices::device_thread::{DeviceThread, ForwardedDevice};
 use gripline_sim::realtime::rig::{FfbLink, Rig};
 
 /// Why there is no force feedback when no device qualifies.
@@ -496,7 +496,7 @@ fn open_plan(settings: &Settings, plan: &Plan) -> OpenedFfb {
         planned.rotation_deg,
     ) {
         (FfbBackendKind::EvdevConstant, Some(node), Some(degrees)) => rotation_note(
-            gripline_input::ffb::sysfs_range::set_range(
+            gripline_devices::ffb::sysfs_range::set_range(
                 std::path::Path::new("/sys"),
                 std::path::Path::new(node),
                 degrees,
@@ -528,10 +528,10 @@ fn open_plan(settings: &Settings, plan: &Plan) -> OpenedFfb {
 
 /// The summary's note on writing the rotation range to the kernel driver.
 fn rotation_note(
-    result: Result<u16, gripline_input::ffb::sysfs_range::RangeError>,
+    result: Result<u16, gripline_devices::ffb::sysfs_range::RangeError>,
     asked: u16,
 ) -> String {
-    use gripline_input::ffb::sysfs_range::RangeError;
+    use gripline_devices::ffb::sysfs_range::RangeError;
     match result {
         Ok(set) if set == asked => format!(", {set}° range set in the driver"),
         Ok(set) => format!(
@@ -554,7 +554,7 @@ struct Scan {
 
 #[cfg(target_os = "linux")]
 fn scan_devices() -> Scan {
-    let scan = gripline_input::evdev_input::linux::list_devices();
+    let scan = gripline_devices::evdev_input::linux::list_devices();
     Scan {
         unreadable: scan.unreadable.len(),
         devices: scan.devices,
@@ -574,8 +574,8 @@ fn scan_devices() -> Scan {
 /// Starts the evdev input thread for the devices gilrs cannot see.
 #[cfg(target_os = "linux")]
 fn start_evdev_input(setup: &mut WheelSetup) {
-    use gripline_input::evdev_input::backend::EvdevSelection;
-    use gripline_input::evdev_input::linux::linux_backend;
+    use gripline_devices::evdev_input::backend::EvdevSelection;
+    use gripline_devices::evdev_input::linux::linux_backend;
     match DeviceThread::spawn(EVDEV_THREAD, || {
         Ok::<_, std::io::Error>(linux_backend(EvdevSelection::GilrsInvisible))
     }) {

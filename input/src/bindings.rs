@@ -32,14 +32,15 @@
 //! Per tick and per event the mapper does not allocate: device slots and their caches are
 //! reserved when a device connects, and bindings are compiled when they are applied.
 
-use gripline_config::bindings::{
+use crate::settings::bindings::{
     AxisControl, Bindings, ButtonAction, DeviceLostPolicy, DigitalResponse,
 };
 use gripline_physics::controls::Controls;
 
 use crate::calibration::{AxisMap, steering_wheel_rad};
-use crate::device::{AxisRange, DeviceId, DeviceInfo, DeviceMatch, InputEvent};
+use crate::device::{AxisRange, DeviceId, DeviceInfo, InputEvent};
 use crate::digital::{DigitalPedal, DigitalSteering};
+use crate::settings::device_identity::DeviceMatch;
 use crate::shifter::{EdgeLatch, HPattern};
 
 /// Most devices tracked at once (connected or remembered after unplugging).

@@ -23,7 +23,7 @@
 //! wheel angle ([`steering_wheel_rad`]): a 900° wheel turned 90° gives 90° (pi/2 rad) in the
 //! car, and the car clamps to its own lock.
 
-use gripline_config::axis_calibration::{AxisCalibration, RawRange, ResponseCurve};
+use crate::settings::axis_calibration::{AxisCalibration, RawRange, ResponseCurve};
 
 use crate::device::AxisRange;
 
@@ -285,7 +285,7 @@ impl RangeCapture {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gripline_config::axis_calibration::CurvePoint;
+    use crate::settings::axis_calibration::CurvePoint;
     use proptest::prelude::*;
 
     const PEDAL: AxisRange = AxisRange::new(0, 255);

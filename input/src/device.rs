@@ -12,7 +12,7 @@
 
 use std::time::Duration;
 
-pub use gripline_config::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
+use crate::settings::device_identity::{DeviceIdentity, DeviceKind};
 
 /// A backend's handle for a plugged-in device. A device may get another handle when it is
 /// plugged in again; its [`DeviceIdentity`] stays the same.

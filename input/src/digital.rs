@@ -5,7 +5,7 @@
 //! the rates of [`DigitalResponse`]. They are applied to buttons only: an analogue wheel or
 //! pedal is never filtered by default (`docs/input-devices.md`, "How devices are read").
 
-use gripline_config::bindings::DigitalResponse;
+use crate::settings::bindings::DigitalResponse;
 
 fn approach(current: f64, target: f64, max_step: f64) -> f64 {
     let step = if max_step.is_finite() {

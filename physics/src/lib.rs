@@ -5,7 +5,7 @@
 //! its inputs (`docs/architecture.md`, "Determinism").
 //!
 //! Units are SI throughout (m, kg, s, N, N·m, rad, rad/s, Pa). Parameter structs derive
-//! `serde` so that `gripline-config` can load them from files; each one validates itself
+//! `serde` so that `gripline-formats` can load them from files; each one validates itself
 //! through [`validate::Validator`], which reports every problem with a field path.
 //!
 //! Modules:

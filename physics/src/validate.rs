@@ -2,7 +2,7 @@
 //!
 //! Every parameter struct of the physics crate checks itself with a [`Validator`], which
 //! collects all problems rather than stopping at the first, each with the dotted path of the
-//! field it concerns (`model.lateral.b must be finite and positive`). The config crate prefixes
+//! field it concerns (`model.lateral.b must be finite and positive`). The formats crate prefixes
 //! the paths with the file's own structure and reports them to the user.
 
 use std::fmt;

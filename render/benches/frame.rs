@@ -13,13 +13,13 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gripline_config::assets;
-use gripline_config::track_file::load_track;
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::assets;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_render::{
     AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, QualityTier,
     RenderSettings, VehiclePose, VehicleVisual,
 };
+use gripline_torcs::track::load::{load_any_track, resolve_any_track};
 
 const W: u32 = 1280;
 const H: u32 = 720;
@@ -37,12 +37,12 @@ fn setup(track_name: &str) -> Option<(OffscreenRenderer, FrameInput)> {
         }
     };
     eprintln!("adapter: {}", gpu.describe());
-    let Ok(path) = assets::resolve_track(track_name) else {
+    let Ok(path) = resolve_any_track(track_name) else {
         eprintln!("{track_name} is not installed: not measured");
         return None;
     };
-    let track = load_track(&path).ok()?;
-    let scene = gripline_config::torcs::scene_for_track(&track).and_then(Result::ok);
+    let track = load_any_track(&path).ok()?;
+    let scene = gripline_torcs::track::scene_file::scene_for_track(&track).and_then(Result::ok);
     let params = load_vehicle(&assets::resolve_vehicle("corvette-c5").ok()?)
         .ok()?
         .params;

@@ -9,18 +9,18 @@
 use std::path::PathBuf;
 
 use glam::DVec3;
-use gripline_config::assets;
-use gripline_config::track_file::load_track;
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::assets;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_render::{
     AdapterChoice, Camera, CameraMode, GpuContext, OffscreenRenderer, RenderSettings, VehiclePose,
     VehicleVisual,
 };
+use gripline_torcs::track::load::{load_any_track, resolve_any_track};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.to_owned());
-    let track = load_track(&assets::resolve_track(&arg(0, "circuit"))?)?;
+    let track = load_any_track(&resolve_any_track(&arg(0, "circuit"))?)?;
     let params = load_vehicle(&assets::resolve_vehicle(&arg(1, "corvette-c5"))?)?.params;
     let place = arg(2, "790");
     let out = PathBuf::from(arg(3, "."));

@@ -11,8 +11,8 @@ use std::num::NonZeroU64;
 
 use bytemuck::{Pod, Zeroable};
 use glam::{DMat4, DQuat, DVec3, Mat4, Vec3};
-use gripline_config::torcs::TrackScene;
 use gripline_physics::track::TrackMesh;
+use gripline_torcs::track::scene_file::TrackScene;
 
 use crate::car_mesh;
 use crate::error::RenderError;

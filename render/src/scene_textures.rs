@@ -6,7 +6,7 @@
 
 use std::sync::OnceLock;
 
-use gripline_config::torcs::texture_image::TextureImage;
+use gripline_torcs::image::TextureImage;
 
 /// The colour format of scene textures: sRGB, so sampling returns linear colour.
 pub const SCENE_TEXTURE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;

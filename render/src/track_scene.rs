@@ -1,5 +1,5 @@
 //! An imported track's textured scene (a TORCS `.acc` model, loaded by
-//! [`gripline_config::torcs::scene_file`]) on the GPU: one vertex and one index buffer for
+//! [`gripline_torcs::track::scene_file`]) on the GPU: one vertex and one index buffer for
 //! every batch, a bind group per batch (base texture, second layer, sampler), and three
 //! pipelines: opaque with back faces culled, opaque two-sided, and alpha-tested two-sided
 //! (foliage: fragments under half alpha are discarded). Each frame draws only the chunks
@@ -11,7 +11,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use glam::{DVec3, Vec3, Vec4};
-use gripline_config::torcs::TrackScene;
+use gripline_torcs::track::scene_file::TrackScene;
 use wgpu::util::DeviceExt;
 
 use crate::gpu_mesh::triangle_batches;

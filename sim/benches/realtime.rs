@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gripline_config::bindings::Bindings;
+use gripline_input::settings::bindings::Bindings;
 use gripline_sim::realtime::Interpolator;
 use gripline_sim::realtime::rig::Rig;
 use gripline_sim::realtime::scheduler::{TickDecision, TickScheduler};

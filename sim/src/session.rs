@@ -22,9 +22,9 @@ use std::thread::JoinHandle;
 
 use anyhow::{Context, Result};
 use glam::{DVec2, DVec3};
-use gripline_config::assets;
-use gripline_config::setup_file::load_setup_or_default;
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::assets;
+use gripline_formats::setup_file::load_setup_or_default;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::STEP_S;
 use gripline_physics::controls::Controls;
 use gripline_physics::driver::{

@@ -3,10 +3,10 @@
 
 use anyhow::{Context, Result, bail};
 use glam::{DVec2, DVec3};
-use gripline_config::assets;
-use gripline_config::track_file::{LoadedTrack, load_track};
+use gripline_formats::track_file::LoadedTrack;
 use gripline_physics::ground::{FlatGround, Ground, GroundHit, RayHint, Walls};
 use gripline_physics::track::ReferenceGeometry;
+use gripline_torcs::track::load::{load_any_track, resolve_any_track};
 
 use crate::replay::identity::FileIdentity;
 
@@ -31,8 +31,8 @@ impl World {
         if name == FLAT {
             return Ok(World::Flat(FlatGround::default()));
         }
-        let path = assets::resolve_track(name)?;
-        Ok(World::Track(Box::new(load_track(&path)?)))
+        let path = resolve_any_track(name)?;
+        Ok(World::Track(Box::new(load_any_track(&path)?)))
     }
 
     /// Display name.

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use assert_no_alloc::{AllocDisabler, assert_no_alloc, reset_violation_count, violation_count};
-use gripline_config::bindings::Bindings;
-use gripline_config::input_codes::key;
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::input_codes::key;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_sim::realtime::Interpolator;
 use gripline_sim::realtime::commands::Command;

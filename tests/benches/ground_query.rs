@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::DVec3;
-use gripline_config::track_file::load_track;
+use gripline_formats::track_file::load_track;
 use gripline_physics::ground::{Ground, RayHint};
 use gripline_tests::assets_dir;
 

@@ -9,18 +9,18 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gripline_config::axis_calibration::AxisCalibration;
-use gripline_config::bindings::{AxisBinding, AxisControl, Bindings};
-use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::bindings::ControlMapper;
-use gripline_input::device::{
-    AxisRange, DeviceId, DeviceIdentity, DeviceInfo, DeviceKind, DeviceMatch, InputEvent,
-};
+use gripline_input::device::{AxisRange, DeviceId, DeviceInfo, InputEvent};
 use gripline_input::ffb::backend::{FfbBackend, FfbError};
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::output::FfbOutput;
-use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams};
+use gripline_input::ffb::params::PipelineParams;
+use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline};
 use gripline_input::ffb::safety::{FfbSafety, SafetyConfig};
+use gripline_input::settings::axis_calibration::AxisCalibration;
+use gripline_input::settings::bindings::{AxisBinding, AxisControl, Bindings};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
+use gripline_input::settings::ffb_settings::FfbSettings;
 
 /// A backend that accepts every level at once.
 struct Null;

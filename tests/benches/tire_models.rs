@@ -6,7 +6,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gripline_config::load_tyre;
+use gripline_formats::tyre_file::load_tyre;
 use gripline_physics::tire::{TireInput, TireModel};
 use gripline_tests::shipped_tyre_files;
 

@@ -8,8 +8,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use gripline_config::track_file::load_track;
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::track_file::load_track;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::controls::Controls;
 use gripline_tests::assets_dir;
 

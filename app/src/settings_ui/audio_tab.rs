@@ -2,7 +2,7 @@
 //! output device, and what the sound is doing now (the device playing, or why it is silent).
 
 use egui::{ComboBox, RichText, Slider, Ui};
-use gripline_config::settings::AudioSettings;
+use gripline_config::AudioSettings;
 
 /// Draws the tab over `audio` (a draft). `devices` are the output devices found when the
 /// screen opened; `status` says what plays now.

@@ -13,10 +13,10 @@
 //! zones and curve of the calibration it started from; the screen then shows them on the
 //! response-curve graph for tuning.
 
-use gripline_config::axis_calibration::{AxisCalibration, RawRange};
-use gripline_config::bindings::AxisControl;
 use gripline_input::calibration::RangeCapture;
 use gripline_input::device::AxisRange;
+use gripline_input::settings::axis_calibration::{AxisCalibration, RawRange};
+use gripline_input::settings::bindings::AxisControl;
 
 /// Smallest travel accepted, as a fraction of the declared range.
 pub const MIN_TRAVEL_FRACTION: f64 = 0.1;

@@ -1,11 +1,11 @@
 //! The Controls tab: devices, bindings, calibration and the H-shifter.
 
 use egui::{Color32, RichText, Ui, Vec2};
-use gripline_config::axis_calibration::{RawRange, ResponseCurve};
-use gripline_config::bindings::{AxisBinding, AxisControl, ButtonAction};
 use gripline_input::calibration::AxisMap;
-use gripline_input::device::DeviceMatch;
 use gripline_input::known_wheels;
+use gripline_input::settings::axis_calibration::{RawRange, ResponseCurve};
+use gripline_input::settings::bindings::{AxisBinding, AxisControl, ButtonAction};
+use gripline_input::settings::device_identity::DeviceMatch;
 
 use super::calibration_wizard::WizardStep;
 use super::graphs::{self, CAL_COLOUR, LIVE_COLOUR, RAW_COLOUR, WARN_COLOUR};

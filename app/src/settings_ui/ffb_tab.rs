@@ -3,14 +3,14 @@
 //! feedback held off after an internal error until the user turns it back on here).
 
 use egui::{Color32, RichText, Ui, Vec2};
-use gripline_config::ffb_settings::FfbDeviceSettings;
-use gripline_config::soft_lock::SteeringLockMode;
-use gripline_input::device::DeviceIdentity;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::direction_check::{
     DIRECTION_PULSE, DIRECTION_PULSE_FRACTION, DirectionOutcome,
 };
 use gripline_input::ffb::safety::StopReason;
+use gripline_input::settings::device_identity::DeviceIdentity;
+use gripline_input::settings::ffb_settings::FfbDeviceSettings;
+use gripline_input::settings::soft_lock::SteeringLockMode;
 
 use super::graphs::{self, CAL_COLOUR, WARN_COLOUR};
 use super::{DirectionCheckState, FfbTestKind, SettingsAction, SettingsScreen, direction_text};
@@ -53,7 +53,7 @@ impl SettingsScreen {
                 invert,
                 peak_torque_nm: None,
                 max_rate_hz: None,
-                backend: gripline_config::ffb_settings::FfbBackendChoice::Auto,
+                backend: gripline_input::settings::ffb_settings::FfbBackendChoice::Auto,
                 peak_confirmed_nm: None,
             });
         }
@@ -331,7 +331,7 @@ impl SettingsScreen {
                         .suffix(" kg·m²"),
                 );
                 ui.add(
-                    super::slider(&mut f.smoothing_ms, 0.0..=gripline_config::ffb_settings::MAX_SMOOTHING_MS)
+                    super::slider(&mut f.smoothing_ms, 0.0..=gripline_input::settings::ffb_settings::MAX_SMOOTHING_MS)
                         .text("Smoothing")
                         .suffix(" ms"),
                 )
@@ -372,7 +372,7 @@ impl SettingsScreen {
                 ui.add_space(6.0);
                 ui.label(RichText::new("Effects (0 = off)").size(HEADING));
                 let e = &mut f.effects;
-                let max = gripline_config::ffb_effects::MAX_EFFECT_NM.min(5.0);
+                let max = gripline_input::settings::ffb_effects::MAX_EFFECT_NM.min(5.0);
                 for (value, text, hint) in [
                     (&mut e.road_texture_nm_per_kn, "Road texture (N·m per kN)", "A bump under one front wheel twists the wheel."),
                     (&mut e.kerb_rumble_nm, "Kerb rumble (N·m)", "A ripple at the kerb stripes' rate while a front tyre is on a kerb."),
@@ -414,7 +414,7 @@ impl SettingsScreen {
                             invert: false,
                             peak_torque_nm: None,
                             max_rate_hz: None,
-                            backend: gripline_config::ffb_settings::FfbBackendChoice::Auto,
+                            backend: gripline_input::settings::ffb_settings::FfbBackendChoice::Auto,
                             peak_confirmed_nm: None,
                         });
                         f.devices.len() - 1

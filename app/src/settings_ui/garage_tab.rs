@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 
 use egui::{DragValue, RichText, Ui};
-use gripline_config::setup_file::{list_setups, load_setup, save_setup, setups_dir};
-use gripline_config::vehicle_file::LoadedVehicle;
+use gripline_formats::setup_file::{list_setups, load_setup, save_setup, setups_dir};
+use gripline_formats::vehicle_file::LoadedVehicle;
 use gripline_physics::vehicle::setup_figures::SetupFigures;
 use gripline_physics::vehicle::{CarSetup, VehicleParams};
 

@@ -4,8 +4,8 @@
 //! and camber, over the car's own tyre's in grey.
 
 use egui::{RichText, Ui};
-use gripline_config::tyre_catalog::{TyreOption, tyre_options};
-use gripline_config::vehicle_file::LoadedVehicle;
+use gripline_formats::tyre_catalog::{TyreOption, tyre_options};
+use gripline_formats::vehicle_file::LoadedVehicle;
 use gripline_physics::vehicle::{CarSetup, VehicleParams};
 
 use super::tyre_chart::tyre_chart;

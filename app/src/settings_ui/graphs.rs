@@ -5,9 +5,9 @@
 //! from the monitor) and use few, strong colours.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, StrokeKind, Ui, Vec2, pos2};
-use gripline_config::axis_calibration::AxisCalibration;
 use gripline_input::calibration::AxisMap;
 use gripline_input::device::AxisRange;
+use gripline_input::settings::axis_calibration::AxisCalibration;
 
 use gripline_input::setup::live_input::{FfbSample, HISTORY_SPAN, History};
 

@@ -42,12 +42,13 @@ mod tests;
 mod tyre_chart;
 
 use egui::{Color32, RichText, Ui};
-use gripline_config::InputSettings;
-use gripline_config::bindings::{AxisBinding, AxisControl};
-use gripline_input::device::{DeviceIdentity, DeviceMatch, InputEvent};
+use gripline_input::device::InputEvent;
 use gripline_input::ffb::direction_check::{
     DIRECTION_MIN_MOVE_RAD, DirectionOutcome, Inconclusive,
 };
+use gripline_input::settings::bindings::{AxisBinding, AxisControl};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceMatch};
+use gripline_input::settings::input_settings::InputSettings;
 use gripline_physics::validate::Validate;
 
 use calibration_wizard::{CalibrationWizard, WizardStep};
@@ -445,7 +446,9 @@ impl SettingsScreen {
                 let is_replaced_gear = gears
                     && matches!(
                         c,
-                        BindTarget::Button(gripline_config::bindings::ButtonAction::Gear(_))
+                        BindTarget::Button(gripline_input::settings::bindings::ButtonAction::Gear(
+                            _
+                        ))
                     );
                 if !conflicts.contains(&c) && !is_replaced_gear {
                     conflicts.push(c);

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use egui::{ComboBox, RichText, Ui};
-use gripline_config::settings::{
+use gripline_config::{
     CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice, SessionSettings,
 };
 use gripline_physics::powertrain::GearboxMode;
@@ -14,7 +14,7 @@ use gripline_render::QualityTier;
 
 /// Shipped asset names of one kind (file stems of `assets/<kind>/*.ron`), sorted.
 pub fn asset_names(kind: &str) -> Vec<String> {
-    let Some(dir) = gripline_config::assets::assets_dir() else {
+    let Some(dir) = gripline_formats::assets::assets_dir() else {
         return Vec::new();
     };
     names_in(&dir.join(kind))
@@ -25,15 +25,15 @@ pub fn asset_names(kind: &str) -> Vec<String> {
 pub fn track_names() -> Vec<String> {
     let mut names = asset_names("tracks");
     names.extend(torcs_names(
-        &gripline_config::torcs::discover::installed_tracks(),
+        &gripline_torcs::track::discover::installed_tracks(),
     ));
     names
 }
 
-fn torcs_names(tracks: &[gripline_config::torcs::discover::InstalledTrack]) -> Vec<String> {
+fn torcs_names(tracks: &[gripline_torcs::track::discover::InstalledTrack]) -> Vec<String> {
     tracks
         .iter()
-        .map(|t| format!("{}{}", gripline_config::torcs::TRACK_PREFIX, t.name))
+        .map(|t| format!("{}{}", gripline_torcs::track::load::TRACK_PREFIX, t.name))
         .collect()
 }
 
@@ -252,12 +252,12 @@ mod tests {
         }
         // A folder without its track file is not a track.
         std::fs::create_dir_all(dir.path().join("tracks/road/empty")).expect("dir");
-        let found = gripline_config::torcs::discover::tracks_in(&[dir.path().to_owned()]);
+        let found = gripline_torcs::track::discover::tracks_in(&[dir.path().to_owned()]);
         assert_eq!(torcs_names(&found), ["torcs:bowl", "torcs:ring"]);
         let names = track_names();
         assert!(names.iter().any(|t| t == "circuit"), "{names:?}");
         for name in names.iter().filter(|n| n.starts_with("torcs:")) {
-            let path = gripline_config::assets::resolve_track(name).expect("resolves");
+            let path = gripline_torcs::track::load::resolve_any_track(name).expect("resolves");
             assert!(path.is_file(), "{name}: {}", path.display());
         }
     }

@@ -2,7 +2,7 @@
 //! the app's own tabs, and applying what the user chose — saved atomically to the settings
 //! store and sent to the sim thread through its command queue, without a restart.
 
-use gripline_config::settings::{Settings, SettingsStore};
+use gripline_config::{Settings, SettingsStore};
 use gripline_host::aids::aids_for;
 use gripline_physics::vehicle::AidParams;
 use gripline_render::QualityTier;
@@ -98,8 +98,8 @@ impl SettingsFlow {
             &gripline_input::device::InputEvent::Connected {
                 device: gripline_sim::realtime::keyboard::KEYBOARD_DEVICE,
                 info: gripline_input::device::DeviceInfo {
-                    identity: gripline_config::device_identity::DeviceIdentity::keyboard(),
-                    kind: gripline_config::device_identity::DeviceKind::Keyboard,
+                    identity: gripline_input::settings::device_identity::DeviceIdentity::keyboard(),
+                    kind: gripline_input::settings::device_identity::DeviceKind::Keyboard,
                 },
             },
             std::time::Duration::ZERO,
@@ -143,9 +143,9 @@ impl SettingsFlow {
         screen.set_auto_gain_proposal(self.auto_gain_proposal);
         self.audio_devices = gripline_audio::output::output_device_names();
         let car = self.current.0.clone();
-        let garage = gripline_config::assets::resolve_vehicle(&car)
+        let garage = gripline_formats::assets::resolve_vehicle(&car)
             .ok()
-            .and_then(|path| gripline_config::vehicle_file::load_vehicle(&path).ok())
+            .and_then(|path| gripline_formats::vehicle_file::load_vehicle(&path).ok())
             .map(|loaded| {
                 let name = self.settings.session.setups.get(&car).cloned();
                 garage_tab::Garage::open(&car, &loaded, self.data_dir(), name.as_deref())
@@ -327,7 +327,7 @@ impl SettingsFlow {
     }
 
     /// The force-feedback settings on screen (those in force when it is closed).
-    fn working_ffb(&self) -> gripline_config::ffb_settings::FfbSettings {
+    fn working_ffb(&self) -> gripline_input::settings::ffb_settings::FfbSettings {
         self.screen.as_ref().map_or_else(
             || self.settings.ffb.clone(),
             |open| open.screen.working().ffb.clone(),
@@ -461,7 +461,7 @@ pub fn ffb_routing_changed(before: &Settings, after: &Settings) -> bool {
 /// The backends the screen offers, by the names the routing stores ([`apply_routing`] reads
 /// them back): every choice but `Auto`, which the screen offers as "Automatic".
 fn backend_choices() -> Vec<String> {
-    use gripline_config::ffb_settings::FfbBackendChoice as B;
+    use gripline_input::settings::ffb_settings::FfbBackendChoice as B;
     let mut choices = vec![B::LogitechClassic, B::HidPid, B::Off];
     if cfg!(target_os = "linux") {
         choices.insert(0, B::Evdev);
@@ -488,7 +488,7 @@ fn ffb_options(candidates: &gripline_host::wheel_setup::FfbCandidates) -> FfbOpt
 
 /// The screen's routing (backend and device) from the settings.
 fn routing_of(settings: &Settings) -> FfbRouting {
-    use gripline_config::ffb_settings::FfbBackendChoice as B;
+    use gripline_input::settings::ffb_settings::FfbBackendChoice as B;
     FfbRouting {
         backend: match settings.ffb.backend {
             B::Auto => None,
@@ -500,7 +500,7 @@ fn routing_of(settings: &Settings) -> FfbRouting {
 
 /// Stores the screen's routing in the settings.
 fn apply_routing(settings: &mut Settings, routing: &FfbRouting) {
-    use gripline_config::ffb_settings::FfbBackendChoice as B;
+    use gripline_input::settings::ffb_settings::FfbBackendChoice as B;
     settings.ffb.backend = match routing.backend.as_deref() {
         Some("Evdev") => B::Evdev,
         Some("LogitechClassic") => B::LogitechClassic,

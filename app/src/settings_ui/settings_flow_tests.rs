@@ -2,7 +2,7 @@
 //! facts that every settings path keeps (issue 10).
 
 use super::*;
-use gripline_config::ffb_settings::FfbBackendChoice;
+use gripline_input::settings::ffb_settings::FfbBackendChoice;
 
 #[test]
 fn routing_round_trips_through_the_settings() {
@@ -24,7 +24,7 @@ fn routing_round_trips_through_the_settings() {
 
 #[test]
 fn every_backend_the_screen_offers_is_one_the_routing_understands() {
-    use gripline_config::ffb_settings::FfbBackendChoice;
+    use gripline_input::settings::ffb_settings::FfbBackendChoice;
     for name in backend_choices() {
         let mut settings = Settings::default();
         apply_routing(
@@ -184,9 +184,9 @@ mod device_facts_survive {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use gripline_config::ffb_settings::FfbSettings;
     use gripline_input::ffb::device_facts::{FfbDeviceFacts, PeakSource};
     use gripline_input::ffb::recording::{Clock, ManualClock, Recording, RecordingBackend};
+    use gripline_input::settings::ffb_settings::FfbSettings;
     use gripline_sim::realtime::rig::{FfbLink, Rig};
     use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};
     use gripline_sim::realtime::stats::SharedStats;
@@ -404,8 +404,8 @@ mod device_facts_survive {
         open(&mut r);
         // "Defaults for this tab" on Car & session and on Graphics, then Apply.
         let draft = r.flow.draft_mut().unwrap();
-        draft.session = gripline_config::settings::SessionSettings::default();
-        draft.graphics = gripline_config::settings::GraphicsSettings::default();
+        draft.session = gripline_config::SessionSettings::default();
+        draft.graphics = gripline_config::GraphicsSettings::default();
         let action = r.flow.screen_mut().unwrap().apply().expect("valid");
         let applied = r.flow.act(action, &AidParams::default());
         r.deliver(applied, 5);

@@ -2,8 +2,8 @@
 //! destinations, rates, OutSim options and the packet ID, and what is being sent now.
 
 use egui::{DragValue, RichText, TextEdit, Ui};
-use gripline_config::settings::TelemetrySettings;
-use gripline_config::settings::telemetry::RATE_RANGE_HZ;
+use gripline_config::TelemetrySettings;
+use gripline_config::telemetry::RATE_RANGE_HZ;
 
 /// One destination: a switch and `HOST:PORT`.
 fn destination(ui: &mut Ui, value: &mut Option<String>, default_port: u16) {

@@ -5,13 +5,11 @@
 use std::time::Duration;
 
 use egui::{Event, PointerButton, Pos2, RawInput, Rect, Vec2};
-use gripline_config::InputSettings;
-use gripline_config::axis_calibration::{AxisCalibration, RawRange};
-use gripline_config::bindings::{AxisBinding, AxisControl, ButtonAction};
-use gripline_input::device::{
-    AxisRange, DeviceId, DeviceIdentity, DeviceKind, DeviceMatch, InputBackend, ScriptedDevice,
-    ScriptedStep,
-};
+use gripline_input::device::{AxisRange, DeviceId, InputBackend, ScriptedDevice, ScriptedStep};
+use gripline_input::settings::axis_calibration::{AxisCalibration, RawRange};
+use gripline_input::settings::bindings::{AxisBinding, AxisControl, ButtonAction};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
+use gripline_input::settings::input_settings::InputSettings;
 
 use super::calibration_wizard::{CalibrationWizard, WizardStep};
 use super::{
@@ -992,7 +990,7 @@ fn scene() -> (LiveInput, SettingsScreen) {
                 dead_zone: 0.04,
                 saturation: 0.08,
                 anti_dead_zone: 0.05,
-                curve: gripline_config::axis_calibration::ResponseCurve::Gamma(1.8),
+                curve: gripline_input::settings::axis_calibration::ResponseCurve::Gamma(1.8),
                 ..AxisCalibration::default()
             },
             ..bound(AxisControl::Brake, BRAKE)
@@ -1015,21 +1013,19 @@ fn scene() -> (LiveInput, SettingsScreen) {
         (6, 17),
         (-1, 22),
     ] {
-        screen
-            .working_mut()
-            .bindings
-            .buttons
-            .push(gripline_config::bindings::ButtonBinding {
+        screen.working_mut().bindings.buttons.push(
+            gripline_input::settings::bindings::ButtonBinding {
                 action: ButtonAction::Gear(gear),
                 device: sh.clone(),
                 button,
-            });
+            },
+        );
     }
     screen
         .working_mut()
         .bindings
         .buttons
-        .push(gripline_config::bindings::ButtonBinding {
+        .push(gripline_input::settings::bindings::ButtonBinding {
             action: ButtonAction::ShiftUp,
             device: DeviceMatch::Device(g29()),
             button: 4,

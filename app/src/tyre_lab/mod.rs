@@ -9,7 +9,8 @@ mod sweep;
 use std::io::Write as _;
 
 use anyhow::{Context, Result, bail};
-use gripline_config::{LoadedTyre, assets, load_tyre};
+use gripline_formats::assets;
+use gripline_formats::tyre_file::{LoadedTyre, load_tyre};
 use gripline_physics::tire::{Tire, TireInput, TireModel};
 
 use crate::cli::{Format, TireArgs};

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use gripline_config::LoadedTyre;
+use gripline_formats::tyre_file::LoadedTyre;
 use gripline_physics::tire::{TireModel, TireOutput};
 
 use super::sweep::{Conditions, SweepSpec, linspace};

@@ -4,12 +4,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use gripline_config::torcs::TrackScene;
 use gripline_host::drive::{Drive, LoadedDrive};
 use gripline_physics::track::TrackMesh;
 use gripline_render::window_surface::WindowSurface;
 use gripline_render::{Camera, GpuContext, SceneRenderer, VehicleVisual};
 use gripline_sim::realtime::{Command, Interpolator, KeyboardSender, Stamped};
+use gripline_torcs::track::scene_file::TrackScene;
 use winit::window::Window;
 
 use super::egui_layer::EguiLayer;
@@ -152,7 +152,9 @@ impl App {
         if applied.audio == settings_flow::AudioChange::Device {
             let line = self.drive.set_audio_device(&self.flow.settings.audio);
             eprintln!("{line}");
-            self.flow.audio_status = self.drive.sound_status().to_owned();
+            self.drive
+                .sound_status()
+                .clone_into(&mut self.flow.audio_status);
         }
         if applied.audio != settings_flow::AudioChange::Unchanged {
             self.drive.set_audio_mix(&self.flow.settings.audio);
@@ -160,7 +162,9 @@ impl App {
         if applied.telemetry_changed {
             let line = self.drive.set_telemetry(&self.flow.settings.telemetry);
             eprintln!("gripline: telemetry: {line}");
-            self.flow.telemetry_status = self.drive.telemetry_status().to_owned();
+            self.drive
+                .telemetry_status()
+                .clone_into(&mut self.flow.telemetry_status);
             self.notify(format!("Telemetry: {line}"));
         }
         if applied.relink_ffb {

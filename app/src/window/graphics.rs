@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context as _, Result};
-use gripline_config::settings::{Fullscreen, QualityChoice};
+use gripline_config::{Fullscreen, QualityChoice};
 use gripline_render::window_surface::WindowSurface;
 use gripline_render::{
     AdapterChoice, Camera, GpuContext, QualityTier, RenderSettings, SceneRenderer,

@@ -1,7 +1,7 @@
 //! The keyboard as an input device: winit's physical key codes to USB HID keyboard usages.
 //!
 //! Bindings store keys as USB HID usages (Keyboard/Keypad page 0x07, see
-//! `gripline_config::input_codes::key`), so they do not depend on the window toolkit or the
+//! `gripline_input::settings::input_codes::key`), so they do not depend on the window toolkit or the
 //! keyboard layout: a physical key is bound, wherever the layout puts its letter.
 
 use winit::keyboard::KeyCode;
@@ -122,7 +122,7 @@ pub fn hid_usage(code: KeyCode) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
-    use gripline_config::input_codes::key;
+    use gripline_input::settings::input_codes::key;
 
     use super::*;
 

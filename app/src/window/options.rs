@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
-use gripline_config::settings::{
+use gripline_config::{
     Fullscreen, PresentMode as PresentChoice, QualityChoice, Settings, SettingsStore,
 };
 use gripline_physics::powertrain::GearboxMode;
@@ -155,9 +155,9 @@ pub fn from_args(args: &crate::cli::WindowArgs) -> Result<(WindowOptions, Settin
         quality: args.quality.map_or(g.quality, Into::into),
         camera: args.camera.map_or(
             match g.camera {
-                gripline_config::settings::CameraView::Chase => CameraMode::Chase,
-                gripline_config::settings::CameraView::Cockpit => CameraMode::Cockpit,
-                gripline_config::settings::CameraView::Bonnet => CameraMode::Bonnet,
+                gripline_config::CameraView::Chase => CameraMode::Chase,
+                gripline_config::CameraView::Cockpit => CameraMode::Cockpit,
+                gripline_config::CameraView::Bonnet => CameraMode::Bonnet,
             },
             Into::into,
         ),

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use gripline_config::settings::PresentMode;
+use gripline_config::PresentMode;
 use gripline_render::window_surface::{PresentChoice, SurfaceWindow};
 use winit::window::Window;
 

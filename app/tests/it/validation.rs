@@ -159,7 +159,7 @@ fn every_car_runs_every_scenario() {
         // constant term its rolling resistance m g c0 within 10 % (SAE J2263 road load).
         let file =
             Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../assets/vehicles/{vehicle}.ron"));
-        let p = gripline_config::vehicle_file::load_vehicle(&file)
+        let p = gripline_formats::vehicle_file::load_vehicle(&file)
             .unwrap()
             .params;
         let aero =

@@ -15,8 +15,8 @@ use gripline_audio::frame::peak_slips;
 use gripline_audio::{
     CarVoice, FrameBuilder, LiveSynth, Mix, SoundFrame, SoundMessage, Synth, sound_feed,
 };
-use gripline_config::assets;
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::assets;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
 
 const FS: u32 = 48_000;

@@ -5,8 +5,8 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::Path;
 
-use gripline_config::settings::atomic_file::write_atomic_with;
-use gripline_config::settings::{Settings, SettingsError, SettingsStore, Severity};
+use gripline_config::{Settings, SettingsError, SettingsStore, Severity};
+use gripline_formats::atomic_file::write_atomic_with;
 
 /// Writes the first half of the bytes, then fails like a full disk.
 fn half_then_fail(file: &mut File, bytes: &[u8]) -> io::Result<()> {
@@ -83,12 +83,7 @@ fn the_atomic_write_itself_keeps_the_old_bytes() {
     assert!(write_atomic_with(&path, b"new content that is longer", half_then_fail).is_err());
     assert_eq!(fs::read(&path).unwrap(), b"old content");
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
-    write_atomic_with(
-        &path,
-        b"new",
-        gripline_config::settings::atomic_file::write_all,
-    )
-    .unwrap();
+    write_atomic_with(&path, b"new", gripline_formats::atomic_file::write_all).unwrap();
     assert_eq!(fs::read(&path).unwrap(), b"new");
 }
 

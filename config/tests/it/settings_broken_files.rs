@@ -4,8 +4,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use gripline_config::settings::store::LoadOutcome;
-use gripline_config::settings::{Settings, SettingsStore, Severity};
+use gripline_config::store::LoadOutcome;
+use gripline_config::{Settings, SettingsStore, Severity};
 use gripline_physics::validate::Validate;
 
 fn store() -> (tempfile::TempDir, SettingsStore) {
@@ -292,7 +292,9 @@ fn a_broken_device_file_loses_only_that_device() {
         s.bindings
             .buttons
             .iter()
-            .filter(|b| b.device == gripline_config::device_identity::DeviceMatch::Keyboard)
+            .filter(|b| {
+                b.device == gripline_input::settings::device_identity::DeviceMatch::Keyboard
+            })
             .cloned()
             .collect::<Vec<_>>()
     };

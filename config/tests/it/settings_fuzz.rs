@@ -4,12 +4,12 @@
 use std::fs;
 use std::path::Path;
 
-use gripline_config::device_identity::DeviceMatch;
-use gripline_config::settings::device_file::DeviceGroup;
-use gripline_config::settings::settings_file::{
+use gripline_config::device_file::DeviceGroup;
+use gripline_config::settings_file::{
     decode_device, decode_settings, encode_device, encode_settings,
 };
-use gripline_config::settings::{Settings, SettingsStore};
+use gripline_config::{Settings, SettingsStore};
+use gripline_input::settings::device_identity::DeviceMatch;
 use gripline_physics::validate::Validate;
 use proptest::prelude::*;
 
@@ -136,7 +136,7 @@ proptest! {
         axis.calibration.dead_zone = floats[14];
         axis.calibration.saturation = floats[15];
         axis.calibration.anti_dead_zone = floats[16];
-        axis.calibration.curve = gripline_config::axis_calibration::ResponseCurve::Gamma(floats[17]);
+        axis.calibration.curve = gripline_input::settings::axis_calibration::ResponseCurve::Gamma(floats[17]);
         let d = &mut s.bindings.digital;
         d.steer_rate_per_s = floats[18];
         d.steer_return_rate_per_s = floats[19];

@@ -3,9 +3,9 @@
 
 use std::fs;
 
-use gripline_config::bindings::{AxisControl, ButtonAction};
-use gripline_config::device_identity::{DeviceIdentity, DeviceMatch};
-use gripline_config::settings::{Fullscreen, PresentMode, SCHEMA_VERSION, SettingsStore, Severity};
+use gripline_config::{Fullscreen, PresentMode, SCHEMA_VERSION, SettingsStore, Severity};
+use gripline_input::settings::bindings::{AxisControl, ButtonAction};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceMatch};
 use gripline_physics::powertrain::gearbox::GearboxMode;
 use gripline_physics::validate::Validate;
 

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use gripline_config::settings::SettingsStore;
-use gripline_config::settings::platform_dir::CONFIG_DIR_ENV;
+use gripline_config::SettingsStore;
+use gripline_config::platform_dir::CONFIG_DIR_ENV;
 
 /// Runs the ignored test `name` of this module in a child process with `env` set.
 fn run_child(name: &str, env: &[(&str, &str)]) {

@@ -2,17 +2,21 @@
 
 use std::path::Path;
 
-use gripline_config::axis_calibration::{AxisCalibration, CurvePoint, RawRange, ResponseCurve};
-use gripline_config::bindings::{AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding};
-use gripline_config::device_identity::{DeviceIdentity, DeviceMatch};
-use gripline_config::ffb_settings::{FfbBackendChoice, FfbDeviceSettings, FfbSettings};
-use gripline_config::ron_text;
-use gripline_config::settings::device_file::{DeviceGroup, canonical};
-use gripline_config::settings::settings_file::SettingsFile;
-use gripline_config::settings::{
+use gripline_config::device_file::{DeviceGroup, canonical};
+use gripline_config::settings_file::SettingsFile;
+use gripline_config::{
     Aids, AudioSettings, CameraView, Fullscreen, GraphicsSettings, PresentMode, QualityChoice,
     SessionSettings, Settings, SettingsStore, TelemetrySettings,
 };
+use gripline_formats::ron_text;
+use gripline_input::settings::axis_calibration::{
+    AxisCalibration, CurvePoint, RawRange, ResponseCurve,
+};
+use gripline_input::settings::bindings::{
+    AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding,
+};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceMatch};
+use gripline_input::settings::ffb_settings::{FfbBackendChoice, FfbDeviceSettings, FfbSettings};
 use gripline_physics::powertrain::gearbox::GearboxMode;
 use gripline_physics::validate::Validate;
 use serde::Serialize;

@@ -1,7 +1,7 @@
 //! Tests of the wheel set-up: plans, backend choice, opening, candidates, summaries.
-use gripline_config::bindings::AxisBinding;
-use gripline_config::ffb_settings::FfbDeviceSettings;
-use gripline_input::evdev_input::{EvdevAxis, FfCapabilities};
+use gripline_devices::evdev_input::{EvdevAxis, FfCapabilities};
+use gripline_input::settings::bindings::AxisBinding;
+use gripline_input::settings::ffb_settings::FfbDeviceSettings;
 
 use super::*;
 
@@ -73,7 +73,7 @@ fn steering_on(settings: &mut Settings, id: DeviceIdentity, rotation_deg: f64) {
         control: AxisControl::Steering,
         device: DeviceMatch::Device(id),
         axis: 0x3_0000,
-        calibration: gripline_config::axis_calibration::AxisCalibration::default(),
+        calibration: gripline_input::settings::axis_calibration::AxisCalibration::default(),
         rotation_deg,
     });
 }
@@ -319,7 +319,7 @@ fn candidates_list_force_feedback_devices_once_and_the_automatic_choice() {
 
 #[test]
 fn the_summary_says_what_the_driver_did_with_the_range() {
-    use gripline_input::ffb::sysfs_range::RangeError;
+    use gripline_devices::ffb::sysfs_range::RangeError;
     assert_eq!(
         rotation_note(Ok(900), 900),
         ", 900° range set in the driver"

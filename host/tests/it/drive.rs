@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use gripline_config::settings::Settings;
+use gripline_config::Settings;
 use gripline_host::drive::{Drive, DriveEvent, DriveRequest, LoadedDrive};
 use gripline_physics::powertrain::GearboxMode;
 use gripline_sim::realtime::Interpolator;
@@ -64,7 +64,7 @@ fn a_drive_starts_swaps_its_car_in_the_background_and_reports_at_shutdown() {
     drive
         .load("hatchback-fwd", "circuit", None, &settings)
         .unwrap();
-    let swapped = wait_for_swap(&mut drive, &settings, Duration::from_secs(60))
+    let swapped = wait_for_swap(&mut drive, &settings, Duration::from_mins(1))
         .expect("the hatchback is swapped in within a minute");
     assert_eq!(swapped.vehicle, "hatchback-fwd");
     assert_ne!(swapped.params.name, loaded.params.name);

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use gripline_audio::analysis::{dominant_frequency_hz, rms};
 use gripline_audio::{CarVoice, LiveSynth, Mix, sound_feed};
-use gripline_config::bindings::Bindings;
 use gripline_host::sound::SoundTap;
+use gripline_input::settings::bindings::Bindings;
 use gripline_sim::realtime::commands::Command;
 use gripline_sim::realtime::rig::Rig;
 use gripline_sim::realtime::sim_core::{SimCore, core_rings};

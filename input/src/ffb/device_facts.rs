@@ -5,7 +5,7 @@
 //! backend is opened and hands them to the sim thread together with the backend; from then
 //! on the settings screen only ever sends the user's settings (gain, maximum, feel), and the
 //! pipeline's parameters are rebuilt from those settings *and the facts the sim thread
-//! already holds* ([`crate::ffb::pipeline::PipelineParams::new`] takes both). No settings
+//! already holds* ([`crate::ffb::params::PipelineParams::new`] takes both). No settings
 //! path can therefore put the user's maximum in place of the device's peak, or drop the
 //! invert: a 25 N·m base capped at 5 N·m stays capped after every Apply, Cancel and test.
 //!
@@ -14,8 +14,8 @@
 //! high peak is the safe direction: a level is `torque / peak`, so an overestimated peak makes
 //! the wheel weaker than asked, never stronger.
 
-use gripline_config::device_identity::DeviceIdentity;
-use gripline_config::ffb_settings::FfbSettings;
+use crate::settings::device_identity::DeviceIdentity;
+use crate::settings::ffb_settings::FfbSettings;
 
 use crate::known_wheels;
 
@@ -162,7 +162,7 @@ impl FfbDeviceFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gripline_config::ffb_settings::{FfbBackendChoice, FfbDeviceSettings};
+    use crate::settings::ffb_settings::{FfbBackendChoice, FfbDeviceSettings};
 
     fn own(device: &DeviceIdentity, peak: Option<f64>, invert: bool) -> FfbDeviceSettings {
         FfbDeviceSettings {
@@ -205,51 +205,6 @@ mod tests {
             "{}",
             shared.describe_peak()
         );
-    }
-
-    /// Every base that shares a product ID, driven through the pipeline the rig uses with the
-    /// peak the rig assumes for that ID, never gets more than the user's maximum at its
-    /// own real peak: the level the pipeline sends at full request times the base's peak.
-    #[test]
-    fn no_base_of_a_shared_id_gets_more_than_the_users_maximum() {
-        use crate::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams};
-        use crate::known_wheels::SHARED_PRODUCT_IDS;
-        for shared in SHARED_PRODUCT_IDS {
-            let device = DeviceIdentity::new(shared.vendor_id, shared.product_id, "base", "");
-            for max_nm in [0.5, 2.0, 3.5, 8.0, 25.0, 100.0] {
-                let settings = FfbSettings {
-                    max_torque_nm: max_nm,
-                    gain: 10.0,
-                    ..FfbSettings::default()
-                };
-                let facts = FfbDeviceFacts::resolve(&settings, &device, None);
-                assert!(matches!(facts.peak_source, PeakSource::SharedProductId(_)));
-                let mut pipeline = FfbPipeline::new(PipelineParams::new(&settings, &facts), 1);
-                let mut level: f64 = 0.0;
-                for sign in [1.0, -1.0] {
-                    for _ in 0..100 {
-                        let step = pipeline.process(
-                            &FfbInput {
-                                column_torque_nm: sign * 1e3,
-                                ..FfbInput::default()
-                            },
-                            0.001,
-                        );
-                        level = level.max(step.level.abs());
-                    }
-                }
-                assert!(level > 0.0);
-                for &(name, real_peak_nm) in shared.members {
-                    let real_nm = level * real_peak_nm;
-                    assert!(
-                        real_nm <= max_nm.min(real_peak_nm) + 1e-9,
-                        "{name} on {device}: {real_nm} N·m at a maximum of {max_nm} N·m \
-                         ({} N·m assumed)",
-                        facts.peak_torque_nm
-                    );
-                }
-            }
-        }
     }
 
     #[test]

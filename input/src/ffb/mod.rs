@@ -2,8 +2,7 @@
 //!
 //! - [`device_facts`]: the one owner of the device's peak torque, invert and rotation;
 //! - [`pipeline`]: gain, damping/friction/inertia, soft clip and clipping meter, minimum
-//!   force, slew limit, clamp, device units;
-//! - [`sysfs_range`]: the rotation range written to the kernel driver (lg4ff, tmff2, fanatec);
+//!   force, slew limit, clamp, device units; its [`params`] from the settings and the device;
 //! - [`soft_lock`]: the stop at the car's steering lock;
 //! - [`effects`]: road texture, kerbs, scrub, lock-up, wheelspin, ABS, lateral g; smoothing
 //!   and auto-gain;
@@ -21,24 +20,19 @@
 //! - `recording`: a backend that timestamps every command, for tests;
 //! - [`protocol`]: byte-exact encoders of the Logitech classic, HID PID and evdev
 //!   `FF_CONSTANT` commands;
-//! - [`evdev_ff`]: the Linux evdev `FF_CONSTANT` backend over a small device trait, and
-//!   `evdev_ff_linux` (Linux only), the real device;
-//! - [`hidapi_device`]: raw HID through hidapi under the Logitech classic and HID PID
-//!   backends;
-//! - [`select`]: which backend drives a wheel;
-//! - [`open`]: opening the chosen backend on the real device.
+//! - [`select`]: which backend drives a wheel.
+//!
+//! The backends that reach a real device (evdev `FF_CONSTANT`, raw HID through hidapi, the
+//! rotation range through sysfs, and opening the one [`select`] chose) are
+//! `gripline-devices`'.
 
 pub mod backend;
 pub mod device_facts;
 pub mod direction_check;
 pub mod effects;
 pub mod emergency;
-pub mod evdev_ff;
-#[cfg(target_os = "linux")]
-pub mod evdev_ff_linux;
-pub mod hidapi_device;
-pub mod open;
 pub mod output;
+pub mod params;
 pub mod pipeline;
 pub mod protocol;
 pub mod ramp;
@@ -48,5 +42,4 @@ pub mod runaway;
 pub mod safety;
 pub mod select;
 pub mod soft_lock;
-pub mod sysfs_range;
 pub mod writer;

@@ -24,13 +24,10 @@
 //! level of an input is computed in the same call, so an input change reaches the device
 //! level within the tick.
 
-use gripline_config::ffb_effects::FfbEffectSettings;
-use gripline_config::ffb_settings::{FfbSettings, MAX_SMOOTHING_MS};
-
-use crate::ffb::device_facts::FfbDeviceFacts;
 use crate::ffb::effects::auto_gain::AutoGain;
 use crate::ffb::effects::smoothing::TorqueSmoother;
 use crate::ffb::effects::{EffectContributions, FeelInput, FfbEffects};
+use crate::ffb::params::{PipelineParams, finite_or};
 use crate::ffb::ramp::ParamsRamp;
 use crate::ffb::soft_lock::SoftLock;
 
@@ -107,67 +104,6 @@ pub struct FfbStep {
     pub requested_nm: f64,
     /// What each stage asked for.
     pub parts: FfbParts,
-}
-
-/// The pipeline's parameters, from [`FfbSettings`] and the device.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PipelineParams {
-    /// User gain.
-    pub gain: f64,
-    /// Torque limit (N·m): the user's maximum, never above the device's peak.
-    pub max_torque_nm: f64,
-    /// Soft-clip knee as a fraction of `max_torque_nm` (1 = hard clip).
-    pub knee: f64,
-    /// Minimum force (N·m).
-    pub min_force_nm: f64,
-    /// Ramp width of the minimum force (N·m).
-    pub min_force_ramp_nm: f64,
-    /// Damping (N·m·s/rad).
-    pub damping: f64,
-    /// Friction (N·m).
-    pub friction_nm: f64,
-    /// Inertia (kg·m²).
-    pub inertia: f64,
-    /// Slew-rate limit (N·m/s).
-    pub slew_nm_per_s: f64,
-    /// The device's peak torque (N·m): the torque of level 1.
-    pub device_peak_nm: f64,
-    /// Reverse the device direction.
-    pub invert: bool,
-    /// Low-pass time constant of the car's torque (s; 0 = off).
-    pub smoothing_s: f64,
-    /// The effects' strengths.
-    pub effects: FfbEffectSettings,
-}
-
-fn finite_or(x: f64, fallback: f64) -> f64 {
-    if x.is_finite() { x } else { fallback }
-}
-
-impl PipelineParams {
-    /// Parameters from the user's `settings` for the device described by `facts` (its peak
-    /// torque and direction: see [`FfbDeviceFacts`], their one owner). Out-of-range values
-    /// are clamped so that the pipeline stays bounded even with unvalidated settings.
-    pub fn new(settings: &FfbSettings, facts: &FfbDeviceFacts) -> Self {
-        let peak = finite_or(facts.peak_torque_nm, 1.0).clamp(0.1, 100.0);
-        let max = finite_or(settings.max_torque_nm, 1.0).clamp(0.0, peak);
-        Self {
-            gain: finite_or(settings.gain, 0.0).clamp(0.0, 10.0),
-            max_torque_nm: max,
-            knee: finite_or(settings.soft_clip_knee, 1.0).clamp(0.1, 1.0),
-            min_force_nm: finite_or(settings.min_force_nm, 0.0).clamp(0.0, 0.5 * max),
-            min_force_ramp_nm: finite_or(settings.min_force_ramp_nm, 0.1).max(1e-6),
-            damping: finite_or(settings.damping_nm_s_per_rad, 0.0).max(0.0),
-            friction_nm: finite_or(settings.friction_nm, 0.0).max(0.0),
-            inertia: finite_or(settings.inertia_kg_m2, 0.0).max(0.0),
-            slew_nm_per_s: finite_or(settings.slew_limit_nm_per_s, 1000.0).max(0.0),
-            device_peak_nm: peak,
-            invert: facts.invert,
-            smoothing_s: finite_or(settings.smoothing_ms, 0.0).clamp(0.0, MAX_SMOOTHING_MS)
-                / 1000.0,
-            effects: settings.effects,
-        }
-    }
 }
 
 /// Speed above which the auto-gain observes the torque (m/s): parked and crawling torques
@@ -511,6 +447,9 @@ impl WheelMotion {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ffb::device_facts::{FfbDeviceFacts, PeakSource};
+    use crate::settings::device_identity::DeviceIdentity;
+    use crate::settings::ffb_settings::FfbSettings;
     use proptest::prelude::*;
 
     fn settings() -> FfbSettings {
@@ -728,7 +667,7 @@ mod tests {
             abs_active: true,
         };
         let mut s = settings();
-        s.effects = gripline_config::ffb_effects::FfbEffectSettings::OFF;
+        s.effects = crate::settings::ffb_effects::FfbEffectSettings::OFF;
         s.damping_nm_s_per_rad = 0.2;
         s.slew_limit_nm_per_s = 500.0;
         let mut with_feel = FfbPipeline::new(PipelineParams::new(&s, &facts(8.0, true)), 10);
@@ -822,6 +761,50 @@ mod tests {
                 let out = p.process(&FfbInput { column_torque_nm: t, wheel_speed_rad_s: v, wheel_accel_rad_s2: a, wheel_angle_rad: v, wheel_torque_nm: 0.0, feel: None }, dt);
                 prop_assert!(out.torque_nm.is_finite() && out.torque_nm.abs() <= 4.0 + 1e-12);
                 prop_assert!(out.level.is_finite() && out.level.abs() <= 1.0);
+            }
+        }
+    }
+
+    /// Every base that shares a product ID, driven through the pipeline the rig uses with the
+    /// peak the rig assumes for that ID, never gets more than the user's maximum at its
+    /// own real peak: the level the pipeline sends at full request times the base's peak.
+    #[test]
+    fn no_base_of_a_shared_id_gets_more_than_the_users_maximum() {
+        use crate::known_wheels::SHARED_PRODUCT_IDS;
+        for shared in SHARED_PRODUCT_IDS {
+            let device = DeviceIdentity::new(shared.vendor_id, shared.product_id, "base", "");
+            for max_nm in [0.5, 2.0, 3.5, 8.0, 25.0, 100.0] {
+                let settings = FfbSettings {
+                    max_torque_nm: max_nm,
+                    gain: 10.0,
+                    ..FfbSettings::default()
+                };
+                let facts = FfbDeviceFacts::resolve(&settings, &device, None);
+                assert!(matches!(facts.peak_source, PeakSource::SharedProductId(_)));
+                let mut pipeline = FfbPipeline::new(PipelineParams::new(&settings, &facts), 1);
+                let mut level: f64 = 0.0;
+                for sign in [1.0, -1.0] {
+                    for _ in 0..100 {
+                        let step = pipeline.process(
+                            &FfbInput {
+                                column_torque_nm: sign * 1e3,
+                                ..FfbInput::default()
+                            },
+                            0.001,
+                        );
+                        level = level.max(step.level.abs());
+                    }
+                }
+                assert!(level > 0.0);
+                for &(name, real_peak_nm) in shared.members {
+                    let real_nm = level * real_peak_nm;
+                    assert!(
+                        real_nm <= max_nm.min(real_peak_nm) + 1e-9,
+                        "{name} on {device}: {real_nm} N·m at a maximum of {max_nm} N·m \
+                         ({} N·m assumed)",
+                        facts.peak_torque_nm
+                    );
+                }
             }
         }
     }

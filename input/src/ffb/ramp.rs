@@ -11,7 +11,7 @@
 //! bit for bit, so a pipeline whose settings never change computes exactly what it computed
 //! before ramps existed.
 
-use crate::ffb::pipeline::PipelineParams;
+use crate::ffb::params::PipelineParams;
 
 /// Time over which an increase of strength reaches its new value (s).
 pub const STRENGTH_RAMP_S: f64 = 1.0;
@@ -213,7 +213,7 @@ impl ParamsRamp {
 mod tests {
     use super::*;
     use crate::ffb::device_facts::{FfbDeviceFacts, PeakSource};
-    use gripline_config::ffb_settings::FfbSettings;
+    use crate::settings::ffb_settings::FfbSettings;
 
     fn params(gain: f64, max: f64, peak: f64, invert: bool) -> PipelineParams {
         let settings = FfbSettings {

@@ -28,7 +28,7 @@
 
 use std::time::Duration;
 
-use gripline_config::ffb_settings::{FfbSettings, MAX_WATCHDOG_MS, MIN_WATCHDOG_MS};
+use crate::settings::ffb_settings::{FfbSettings, MAX_WATCHDOG_MS, MIN_WATCHDOG_MS};
 
 use crate::ffb::runaway::RunawayCause;
 

@@ -13,7 +13,7 @@
 //! exist (not Linux, or no `FF_CONSTANT` on the node): then there is no force feedback, and
 //! the reason says so.
 
-use gripline_config::ffb_settings::FfbBackendChoice;
+use crate::settings::ffb_settings::FfbBackendChoice;
 
 use crate::known_wheels::{FfbBackendKind, KnownWheel};
 

@@ -10,7 +10,7 @@
 //! Sign convention: angle, speed and torque share the sign of the steering-wheel angle
 //! (positive counter-clockwise); the result always opposes the excess or the motion.
 
-use gripline_config::soft_lock::SoftLockSettings;
+use crate::settings::soft_lock::SoftLockSettings;
 
 /// The soft lock's parameters for one car and one user maximum.
 #[derive(Clone, Copy, Debug, PartialEq)]

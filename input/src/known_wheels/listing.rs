@@ -1,8 +1,8 @@
 //! The known-wheel table as a user or a script reads it (`gripline devices --known`): one
 //! row per vendor:product ID, with the peak the rig really assumes for it.
 
-use gripline_config::device_identity::DeviceIdentity;
-use gripline_config::ffb_settings::FfbSettings;
+use crate::settings::device_identity::DeviceIdentity;
+use crate::settings::ffb_settings::FfbSettings;
 
 use super::{FfbBackendKind, KNOWN_WHEELS, shared};
 use crate::ffb::device_facts::FfbDeviceFacts;

@@ -91,6 +91,9 @@ pub const VID_CAMMUS: u16 = 0x3416;
 /// Asetek `SimSports`.
 pub const VID_ASETEK: u16 = 0x2433;
 
+/// Logitech Driving Force Pro (range needs its own two-command sequence).
+pub const PID_LOGITECH_DFP: u16 = 0xc298;
+
 const fn wheel(
     vendor_id: u16,
     product_id: u16,
@@ -440,7 +443,7 @@ pub const KNOWN_WHEELS: &[KnownWheel] = &[
         HidPid,
         Some(32.0),
     ),
-    // IDs: hid-ids.h DFP_WHEEL c298 (PID_LOGITECH_DFP in `ffb::hidapi_device`). Peak:
+    // IDs: hid-ids.h DFP_WHEEL c298 (PID_LOGITECH_DFP above). Peak:
     // community 2 N·m for the DFP itself; shared with the G25, DFGT, G27 and G29 in DFP mode,
     // so the G25/G27's 2.5 N·m is assumed (SHARED_PRODUCT_IDS).
     wheel(

@@ -119,7 +119,7 @@ fn the_wheels_issue_10_asked_for_are_known() {
     }
     // The DFP entry and the DFP range special case agree.
     assert_eq!(
-        lookup(0x046d, crate::ffb::hidapi_device::PID_LOGITECH_DFP).map(|w| w.name),
+        lookup(0x046d, crate::known_wheels::PID_LOGITECH_DFP).map(|w| w.name),
         Some("Logitech Driving Force Pro")
     );
 }

@@ -16,13 +16,14 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::device::{DeviceId, DeviceIdentity, DeviceKind, DeviceMatch, InputEvent};
+use crate::device::{DeviceId, InputEvent};
 use crate::known_wheels;
-use gripline_config::axis_calibration::AxisCalibration;
-use gripline_config::bindings::{
+use crate::settings::axis_calibration::AxisCalibration;
+use crate::settings::bindings::{
     AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding, MAX_AXIS_BINDINGS,
     MAX_BUTTON_BINDINGS,
 };
+use crate::settings::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
 
 use super::live_input::{LiveInput, fraction};
 
@@ -641,7 +642,7 @@ mod tests {
             binding: Binding::Button(ButtonBinding {
                 action: ButtonAction::Starter,
                 device: DeviceMatch::Keyboard,
-                button: gripline_config::input_codes::key::SPACE,
+                button: crate::settings::input_codes::key::SPACE,
             }),
             identity: DeviceIdentity::keyboard(),
             kind: DeviceKind::Keyboard,

@@ -1,7 +1,7 @@
 //! The names of inputs as the settings screen shows them: keys, gamepad controls, device
 //! axes and buttons, and devices.
 
-use crate::device::DeviceMatch;
+use crate::settings::device_identity::DeviceMatch;
 
 use super::bind;
 
@@ -59,9 +59,9 @@ fn key_name(usage: u32) -> String {
     }
 }
 
-/// The name of a standard gamepad code ([`gripline_config::input_codes::gamepad`]).
+/// The name of a standard gamepad code ([`crate::settings::input_codes::gamepad`]).
 fn gamepad_name(code: u32, axis: bool) -> String {
-    use gripline_config::input_codes::gamepad as g;
+    use crate::settings::input_codes::gamepad as g;
     let name = if axis {
         match code {
             g::AXIS_LEFT_STICK_X => "left stick left/right",

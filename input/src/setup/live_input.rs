@@ -72,6 +72,11 @@ impl<T: Copy> History<T> {
     pub fn len(&self) -> usize {
         self.samples.len()
     }
+
+    /// Whether there are no samples.
+    pub fn is_empty(&self) -> bool {
+        self.samples.is_empty()
+    }
 }
 
 /// One axis of a device as last reported.
@@ -367,7 +372,8 @@ impl LiveInput {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::{DeviceIdentity, DeviceKind, InputBackend, ScriptedDevice, ScriptedStep};
+    use crate::device::{InputBackend, ScriptedDevice, ScriptedStep};
+    use crate::settings::device_identity::{DeviceIdentity, DeviceKind};
 
     const RANGE: AxisRange = AxisRange::new(0, 1023);
 

@@ -7,8 +7,8 @@
 //! same button twice is broken, or the user pressed the previous gear again). Releasing a
 //! gear is ignored: neutral is "no gear button held".
 
-use crate::device::{DeviceIdentity, DeviceKind};
-use gripline_config::bindings::{ButtonAction, ButtonBinding};
+use crate::settings::bindings::{ButtonAction, ButtonBinding};
+use crate::settings::device_identity::{DeviceIdentity, DeviceKind};
 
 use super::bind::{Binding, NewBinding, device_match};
 

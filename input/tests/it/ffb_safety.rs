@@ -4,13 +4,14 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::ffb::backend::FfbError;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::output::FfbOutput;
-use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams};
+use gripline_input::ffb::params::PipelineParams;
+use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline};
 use gripline_input::ffb::recording::{Clock, Command, ManualClock, Recording, RecordingBackend};
 use gripline_input::ffb::safety::{FfbSafety, SafetyConfig, SafetyState, StopReason};
+use gripline_input::settings::ffb_settings::FfbSettings;
 
 const DT: f64 = 0.001;
 const PEAK_NM: f64 = 5.0;

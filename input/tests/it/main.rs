@@ -2,8 +2,6 @@
 //! former test file. `ffb_emergency.rs` keeps a binary of its own: its child processes install
 //! the product's panic hook and signal handlers, which are process-wide.
 
-mod evdev_scripted;
-mod ffb_latency;
 mod ffb_safety;
 mod ffb_writer;
 mod mapper;

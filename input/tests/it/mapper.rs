@@ -3,14 +3,16 @@
 
 use std::time::Duration;
 
-use gripline_config::axis_calibration::{AxisCalibration, RawRange};
-use gripline_config::bindings::{AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding};
-use gripline_config::input_codes::{gamepad, key};
 use gripline_input::bindings::{ControlMapper, InputNotice, TickOutput};
 use gripline_input::device::{
-    AxisRange, DeviceId, DeviceIdentity, DeviceKind, DeviceMatch, InputBackend, InputEvent,
-    ScriptedDevice, ScriptedStep,
+    AxisRange, DeviceId, InputBackend, InputEvent, ScriptedDevice, ScriptedStep,
 };
+use gripline_input::settings::axis_calibration::{AxisCalibration, RawRange};
+use gripline_input::settings::bindings::{
+    AxisBinding, AxisControl, Bindings, ButtonAction, ButtonBinding,
+};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
+use gripline_input::settings::input_codes::{gamepad, key};
 
 const DT: f64 = 0.001;
 const WHEEL_RANGE: AxisRange = AxisRange::new(0, 65535);

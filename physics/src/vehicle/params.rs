@@ -21,9 +21,9 @@ pub const GRAVITY: f64 = 9.806_65;
 pub struct VehicleParams {
     /// Display name.
     pub name: String,
-    /// Asset name of the front tyre file (resolved by the config crate; unused by physics).
+    /// Asset name of the front tyre file (resolved by the formats crate; unused by physics).
     pub front_tyre: String,
-    /// Asset name of the rear tyre file (resolved by the config crate; unused by physics).
+    /// Asset name of the rear tyre file (resolved by the formats crate; unused by physics).
     pub rear_tyre: String,
     /// Mass, inertia and centre of gravity.
     pub chassis: ChassisParams,

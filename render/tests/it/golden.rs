@@ -19,9 +19,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use glam::DVec3;
-use gripline_config::assets;
-use gripline_config::track_file::{LoadedTrack, load_track};
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::assets;
+use gripline_formats::track_file::{LoadedTrack, load_track};
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::vehicle::VehicleParams;
 use gripline_render::{
     AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, LOW_TIER_DRAW_BATCH_VERTICES,

@@ -12,9 +12,9 @@ use crate::common::gpu;
 use std::path::PathBuf;
 
 use glam::DVec3;
-use gripline_config::assets;
-use gripline_config::track_file::load_track;
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::assets;
+use gripline_formats::track_file::load_track;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::track::{RoadsideKind, TrackMesh};
 use gripline_render::{
     CameraView, FrameInput, GpuContext, OffscreenRenderer, RenderSettings, RgbaImage, VehiclePose,
@@ -288,8 +288,9 @@ fn circuit_pit_straight_from_above() {
 /// drawn (the frames differ).
 #[test]
 fn imported_scenes_are_not_drawn_over_with_generated_barriers() {
-    use gripline_config::torcs::{load_torcs_track, scene_for_track};
     use gripline_render::{Camera, CameraMode, QualityTier};
+    use gripline_torcs::track::load::load_torcs_track;
+    use gripline_torcs::track::scene_file::scene_for_track;
     const FORZA: &str = "/usr/share/games/torcs/tracks/road/forza/forza.xml";
     if !std::path::Path::new(FORZA).is_file() {
         println!("skipped: {FORZA} is absent (install Debian's torcs-data)");

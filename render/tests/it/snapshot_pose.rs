@@ -3,9 +3,9 @@
 //! its arch), and the pose built from the snapshot places the wheels there. No GPU needed.
 
 use glam::DVec3;
-use gripline_config::assets;
-use gripline_config::track_file::load_track;
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::assets;
+use gripline_formats::track_file::load_track;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::controls::Controls;
 use gripline_render::{SpinAngles, VehiclePose, VehicleVisual};
 

@@ -11,13 +11,14 @@ use crate::common::gpu;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use gripline_config::assets;
-use gripline_config::torcs::{load_torcs_track, scene_for_track};
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::assets;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_render::{
     Camera, CameraMode, FrameInput, OffscreenRenderer, QualityTier, RgbaImage, VehiclePose,
     VehicleVisual,
 };
+use gripline_torcs::track::load::load_torcs_track;
+use gripline_torcs::track::scene_file::scene_for_track;
 
 const FORZA: &str = "/usr/share/games/torcs/tracks/road/forza/forza.xml";
 const W: u32 = 480;
@@ -187,7 +188,7 @@ const DEFAULT_TRACKS: [&str; 5] = ["dirt-1", "dirt-4", "michigan", "brondehach",
 /// missing texture, an object skipped, a scene that does not lie on its road and is replaced
 /// by the generated ground) are listed with the reason; a track whose scene file cannot be
 /// read at all, or whose frame comes out blank, fails the test. The default check draws
-/// [`DEFAULT_TRACKS`] only (every track's ground is built by `gripline-config`'s tests).
+/// [`DEFAULT_TRACKS`] only (every track's ground is built by `gripline-torcs`'s tests).
 #[test]
 fn every_installed_track_renders_a_frame_with_its_scene() {
     let root = Path::new("/usr/share/games/torcs");
@@ -201,7 +202,7 @@ fn every_installed_track_renders_a_frame_with_its_scene() {
     if gpu().is_none() {
         return;
     }
-    let tracks = gripline_config::torcs::discover::tracks_in(&[root.to_owned()]);
+    let tracks = gripline_torcs::track::discover::tracks_in(&[root.to_owned()]);
     assert_eq!(tracks.len(), 38, "torcs-data installs 38 tracks");
     let full = common::full_check();
     let tracks: Vec<_> = tracks
@@ -223,7 +224,7 @@ fn every_installed_track_renders_a_frame_with_its_scene() {
         let scene =
             match scene_for_track(&track).unwrap_or_else(|| panic!("{}: no scene file", t.name)) {
                 Ok(scene) => Some(scene),
-                Err(e @ gripline_config::torcs::TorcsError::SceneMisplaced { .. }) => {
+                Err(e @ gripline_torcs::error::TorcsError::SceneMisplaced { .. }) => {
                     refused.push(t.name.clone());
                     incomplete.push(format!(
                         "{}/{}: scene refused, the generated ground drawn: {e}",
@@ -270,9 +271,10 @@ fn every_installed_track_renders_a_frame_with_its_scene() {
             "{}/{}: {} triangles in {} batches, {} textures, scene read in {load_s:.2} s, frame spread {:.1}",
             t.category,
             t.name,
-            scene
-                .as_ref()
-                .map_or(0, gripline_config::torcs::TrackScene::triangle_count),
+            scene.as_ref().map_or(
+                0,
+                gripline_torcs::track::scene_file::TrackScene::triangle_count
+            ),
             scene.as_ref().map_or(0, |s| s.batches.len()),
             scene.as_ref().map_or(0, |s| s.textures.len()),
             std_dev(&lum)

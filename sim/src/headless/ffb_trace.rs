@@ -17,11 +17,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use gripline_config::bindings::Bindings;
-use gripline_config::ffb_profile::FfbProfile;
 use gripline_input::ffb::backend::NullBackend;
 use gripline_input::ffb::device_facts::{FfbDeviceFacts, PeakSource};
 use gripline_input::ffb::effects::FeelInput;
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::ffb_profile::FfbProfile;
 use gripline_physics::vehicle::{Snapshot, SteeringFeel, Vehicle};
 
 use crate::observer::TickObserver;
@@ -159,8 +159,8 @@ impl TickObserver for FfbTrace {
 #[cfg(test)]
 mod tests {
     use glam::{DVec2, DVec3};
-    use gripline_config::ffb_effects::FfbEffectSettings;
-    use gripline_config::vehicle_file::load_vehicle;
+    use gripline_formats::vehicle_file::load_vehicle;
+    use gripline_input::settings::ffb_effects::FfbEffectSettings;
     use gripline_physics::controls::Controls;
     use gripline_physics::ground::{Ground, Surface};
     use gripline_physics::powertrain::GearboxMode;
@@ -189,7 +189,7 @@ mod tests {
     }
 
     fn vehicle() -> Vehicle {
-        let path = gripline_config::assets::resolve_vehicle("corvette-c5").expect("shipped");
+        let path = gripline_formats::assets::resolve_vehicle("corvette-c5").expect("shipped");
         load_vehicle(&path).expect("valid").build().expect("builds")
     }
 

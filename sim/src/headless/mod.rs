@@ -15,9 +15,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use gripline_config::assets;
-use gripline_config::ffb_profile::{FfbProfile, load_ffb_profile};
-use gripline_config::scenario_file::{ScenarioTest, load_scenario};
+use gripline_formats::assets;
+use gripline_formats::scenario_file::{ScenarioTest, load_scenario};
+use gripline_input::settings::ffb_profile::{FfbProfile, load_ffb_profile};
 use serde_json::json;
 
 use crate::observer::TickObserver;

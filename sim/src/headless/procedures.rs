@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result, bail};
 use glam::{DVec2, DVec3};
-use gripline_config::scenario_file::{
+use gripline_formats::scenario_file::{
     BrakingTest, CoastdownTest, LaneChangeTest, LapsTest, LaunchTest, ScriptTest, SkidpadTest,
     StepSteerTest, TopSpeedTest,
 };

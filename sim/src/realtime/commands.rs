@@ -6,12 +6,12 @@
 //! in boxed; what they replace is moved back in a [`SimEvent::Retired`] so that it is freed
 //! off the sim thread.
 
-use gripline_config::bindings::Bindings;
-use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::bindings::InputNotice;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::direction_check::DirectionOutcome;
 use gripline_input::ffb::runaway::RunawayCause;
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::ffb_settings::FfbSettings;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::AidParams;
 

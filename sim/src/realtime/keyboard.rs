@@ -1,7 +1,7 @@
 //! The window's keyboard as an input device of the sim thread.
 //!
 //! The window (UI thread) owns a [`KeyboardSender`] and forwards key presses and releases as
-//! USB HID keyboard usages (`gripline_config::input_codes::key`; the window maps its
+//! USB HID keyboard usages (`gripline_input::settings::input_codes::key`; the window maps its
 //! toolkit's physical key codes to them). They travel through a wait-free ring to the
 //! [`KeyboardDevice`], an [`InputBackend`] that the sim thread polls every tick like any
 //! other device: it announces itself once ([`InputEvent::Connected`], kind `Keyboard`,
@@ -10,8 +10,8 @@
 
 use std::time::Duration;
 
-use gripline_config::device_identity::{DeviceIdentity, DeviceKind};
 use gripline_input::device::{DeviceId, DeviceInfo, InputBackend, InputEvent};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind};
 use rtrb::{Consumer, Producer, RingBuffer};
 
 /// The keyboard's device handle (far from the small numbers the gilrs backend hands out).
@@ -139,7 +139,7 @@ impl InputBackend for KeyboardDevice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gripline_config::input_codes::key;
+    use gripline_input::settings::input_codes::key;
 
     #[test]
     fn announces_once_then_reports_keys_as_buttons() {

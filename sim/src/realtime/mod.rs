@@ -12,19 +12,18 @@
 //! - [`commands`]: UI → sim commands and sim → UI events;
 //! - [`rig`]: input devices, control mapper and force-feedback output;
 //! - [`keyboard`]: the window's keyboard as an input device;
-//! - [`device_thread`]: devices polled on their own thread (gilrs), forwarded through a ring;
 //! - [`stats`]: tick lateness, step cost, missed and dropped ticks, and their formatting.
 //!
 //! # Use from the window
 //!
 //! ```no_run
 //! use std::time::Instant;
-//! use gripline_sim::realtime::device_thread::DeviceThread;
+//! use gripline_devices::device_thread::DeviceThread;
 //! use gripline_sim::realtime::{
 //!     Command, Interpolator, Rig, Session, SessionLoader, SimConfig, SimEvent, SimThread,
 //! };
-//! use gripline_config::bindings::Bindings;
-//! use gripline_config::input_codes::key;
+//! use gripline_input::settings::bindings::Bindings;
+//! use gripline_input::settings::input_codes::key;
 //!
 //! # fn main() -> anyhow::Result<()> {
 //! let session = Session::load("corvette-c5", "circuit")?;
@@ -64,7 +63,6 @@
 //! ```
 
 pub mod commands;
-pub mod device_thread;
 pub mod interpolation;
 pub mod keyboard;
 pub mod prefault;

@@ -11,18 +11,19 @@
 
 use std::time::Duration;
 
-use gripline_config::bindings::Bindings;
-use gripline_config::ffb_settings::FfbSettings;
-use gripline_config::soft_lock::{SoftLockSettings, SteeringLockMode};
 use gripline_input::bindings::{ControlMapper, InputNotice, TickOutput};
 use gripline_input::device::{InputBackend, InputEvent};
 use gripline_input::ffb::backend::{FfbBackend, FfbError, NullBackend};
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::effects::{FeelInput, auto_gain};
 use gripline_input::ffb::output::{FfbOutput, FfbTick};
-use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, PipelineParams, WheelMotion};
+use gripline_input::ffb::params::PipelineParams;
+use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline, WheelMotion};
 use gripline_input::ffb::safety::{FfbSafety, SafetyConfig, StopReason};
 use gripline_input::ffb::soft_lock::SoftLock;
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::ffb_settings::FfbSettings;
+use gripline_input::settings::soft_lock::{SoftLockSettings, SteeringLockMode};
 use gripline_physics::vehicle::SteeringFeel;
 
 use super::keyboard::{KeyboardSender, keyboard_channel};

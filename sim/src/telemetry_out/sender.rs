@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use gripline_config::settings::TelemetrySettings;
-use gripline_config::settings::telemetry::RATE_RANGE_HZ;
+use gripline_config::TelemetrySettings;
+use gripline_config::telemetry::RATE_RANGE_HZ;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
 use rtrb::{Consumer, Producer, RingBuffer};
 

@@ -5,11 +5,11 @@ use crate::support::ffb as ffb_support;
 use ffb_support::{MAX_NM, exact_settings};
 use std::time::Duration;
 
-use gripline_config::bindings::Bindings;
-use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::effects::FeelInput;
 use gripline_input::ffb::recording::{Clock, ManualClock, RecordingBackend};
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::ffb_settings::FfbSettings;
 use gripline_sim::realtime::rig::{FfbLink, Rig};
 use gripline_sim::session::Session;
 

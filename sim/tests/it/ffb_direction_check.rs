@@ -8,15 +8,15 @@ use crate::support::rim;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use gripline_config::axis_calibration::AxisCalibration;
-use gripline_config::bindings::{AxisBinding, AxisControl, Bindings};
-use gripline_config::device_identity::{DeviceIdentity, DeviceMatch};
-use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::direction_check::{
     DIRECTION_MIN_MOVE_RAD, DIRECTION_PULSE_FRACTION, DirectionOutcome, Inconclusive,
 };
 use gripline_input::ffb::recording::{Clock, ManualClock, Recording, RecordingBackend};
+use gripline_input::settings::axis_calibration::AxisCalibration;
+use gripline_input::settings::bindings::{AxisBinding, AxisControl, Bindings};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceMatch};
+use gripline_input::settings::ffb_settings::FfbSettings;
 use gripline_sim::realtime::commands::{Command, FfbTest, SimEvent};
 use gripline_sim::realtime::rig::{FfbLink, Rig};
 use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};

@@ -11,13 +11,13 @@ use ffb_support::{MAX_NM, exact_settings};
 use std::sync::Arc;
 use std::time::Duration;
 
-use gripline_config::axis_calibration::AxisCalibration;
-use gripline_config::bindings::{AxisBinding, AxisControl, Bindings};
-use gripline_config::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
-use gripline_config::ffb_settings::FfbSettings;
 use gripline_input::device::{AxisRange, DeviceId, ScriptedDevice, ScriptedStep};
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::recording::{Clock, ManualClock, RecordingBackend};
+use gripline_input::settings::axis_calibration::AxisCalibration;
+use gripline_input::settings::bindings::{AxisBinding, AxisControl, Bindings};
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
+use gripline_input::settings::ffb_settings::FfbSettings;
 use gripline_sim::realtime::rig::{FfbLink, Rig};
 use gripline_sim::realtime::sim_core::{SimCore, UiRings, core_rings};
 use gripline_sim::realtime::stats::SharedStats;

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use gripline_config::bindings::Bindings;
+use gripline_input::settings::bindings::Bindings;
 use gripline_sim::laps::{
     CompletedLap, LapBook, LapFacts, LapRecorder, LapVerdict, SAMPLE_INTERVAL_S, best_lap_file,
     lap_file, load_lap, save_lap,

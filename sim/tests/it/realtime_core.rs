@@ -6,15 +6,15 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use glam::DVec3;
-use gripline_config::bindings::Bindings;
-use gripline_config::ffb_settings::FfbSettings;
-use gripline_config::input_codes::key;
 use gripline_input::ffb::backend::FfbError;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::recording::{
     Clock, Command as Ffb, ManualClock, Recording, RecordingBackend,
 };
 use gripline_input::ffb::writer::{FfbWriter, WriterConfig};
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::ffb_settings::FfbSettings;
+use gripline_input::settings::input_codes::key;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
 use gripline_sim::observer::TickObserver;
 use gripline_sim::realtime::commands::{Command, FfbTest, Retired, SimEvent};
@@ -376,8 +376,8 @@ fn the_autopilot_choice_survives_a_swap_through_a_world_without_a_line() {
 
 #[test]
 fn new_bindings_apply_mid_drive_and_come_back_to_be_freed() {
-    use gripline_config::bindings::{ButtonAction, ButtonBinding};
-    use gripline_config::device_identity::DeviceMatch;
+    use gripline_input::settings::bindings::{ButtonAction, ButtonBinding};
+    use gripline_input::settings::device_identity::DeviceMatch;
     let mut b = Bench::new("flat", false);
     b.run(10);
     // Throttle moves from the up arrow to the letter A.

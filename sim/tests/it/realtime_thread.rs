@@ -8,7 +8,7 @@
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use gripline_config::bindings::Bindings;
+use gripline_input::settings::bindings::Bindings;
 use gripline_sim::realtime::sim_thread::{MAX_SPIN, MIN_SPIN};
 use gripline_sim::realtime::{
     Command, Interpolator, Rig, Session, SimConfig, SimEvent, SimHandle, SimThread,

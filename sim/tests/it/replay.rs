@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
-use gripline_config::bindings::Bindings;
-use gripline_config::input_codes::key;
+use gripline_input::settings::bindings::Bindings;
+use gripline_input::settings::input_codes::key;
 use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::{AidParams, Snapshot, Vehicle};
 use gripline_sim::headless::{self, HeadlessOptions, ReplayOptions};
@@ -383,7 +383,7 @@ fn truncated_garbage_and_future_files_give_clear_errors() {
 #[test]
 fn a_changed_car_file_is_named_and_played_only_when_forced() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let assets = gripline_config::assets::assets_dir().expect("assets");
+    let assets = gripline_formats::assets::assets_dir().expect("assets");
     let car = dir.path().join("my-c5.ron");
     let original = std::fs::read_to_string(assets.join("vehicles/corvette-c5.ron")).unwrap();
     std::fs::write(&car, &original).unwrap();

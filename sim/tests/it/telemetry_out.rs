@@ -285,7 +285,7 @@ fn nobody_listening_is_not_an_error() {
 fn the_window_sender_starts_and_stops_when_its_destinations_change() {
     use std::sync::Arc;
 
-    use gripline_config::bindings::Bindings;
+    use gripline_input::settings::bindings::Bindings;
     use gripline_sim::realtime::rig::Rig;
     use gripline_sim::realtime::sim_core::{SimCore, core_rings};
     use gripline_sim::realtime::stats::SharedStats;

@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use gripline_config::torcs::discover::find_track;
-use gripline_config::torcs::import_track;
 use gripline_sim::headless::{self, HeadlessOptions};
+use gripline_torcs::track::convert::import_track;
+use gripline_torcs::track::discover::find_track;
 
 #[test]
 fn the_driver_model_laps_three_imported_road_circuits_on_the_road() {

@@ -2,7 +2,8 @@
 //! bit as before the thermal model existed, and the Corvette's tyres warm up over ten laps of
 //! the circuit, their pressures rising as the ideal gas law says.
 
-use gripline_config::{assets, vehicle_file::load_vehicle};
+use gripline_formats::assets;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::controls::Controls;
 use gripline_physics::ground::FlatGround;
 use gripline_physics::powertrain::GearboxMode;

@@ -157,16 +157,13 @@ impl CrateTree {
             for (name, explicit) in mod_declarations(&text, &tokens) {
                 let mut child = module.clone();
                 child.push(name.clone());
-                let file = match explicit {
-                    Some(relative) => path.parent().unwrap().join(relative),
-                    None => {
-                        let flat = dir.join(format!("{name}.rs"));
-                        if flat.is_file() {
-                            flat
-                        } else {
-                            dir.join(&name).join("mod.rs")
-                        }
-                    }
+                let flat = dir.join(format!("{name}.rs"));
+                let file = if let Some(relative) = explicit {
+                    path.parent().unwrap().join(relative)
+                } else if flat.is_file() {
+                    flat
+                } else {
+                    dir.join(&name).join("mod.rs")
                 };
                 pending.push((child, file));
             }
@@ -276,7 +273,7 @@ fn strongly_connected(edges: &[BTreeSet<usize>]) -> Vec<Vec<usize>> {
         s.next += 1;
         s.stack.push(v);
         s.on_stack[v] = true;
-        for &w in s.edges[v].iter() {
+        for &w in &s.edges[v] {
             match s.index[w] {
                 None => {
                     visit(s, w);

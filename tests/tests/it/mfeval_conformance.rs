@@ -13,7 +13,7 @@
 
 use std::path::PathBuf;
 
-use gripline_config::tir::load_tir;
+use gripline_formats::tir::load_tir;
 use gripline_physics::tire::magic_formula::{MagicFormula, MfEvaluation};
 use gripline_physics::tire::{TireInput, TireModel};
 use proptest::prelude::*;

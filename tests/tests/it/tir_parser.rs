@@ -1,9 +1,9 @@
-//! The `.tir` parser of `gripline-config`: syntax, units, warnings, errors, and robustness
+//! The `.tir` parser of `gripline-formats`: syntax, units, warnings, errors, and robustness
 //! against any text.
 
 use std::path::PathBuf;
 
-use gripline_config::tir::{TirError, load_tir, parse_tir};
+use gripline_formats::tir::{TirError, load_tir, parse_tir};
 use gripline_physics::tire::magic_formula::MfVersion;
 use gripline_physics::tire::{TireInput, TireModel};
 use gripline_physics::validate::Validate;

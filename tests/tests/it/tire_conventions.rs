@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use gripline_config::{LoadedTyre, load_tyre};
+use gripline_formats::tyre_file::{LoadedTyre, load_tyre};
 use gripline_physics::tire::{TireInput, TireModel};
 use gripline_tests::shipped_tyre_files;
 use proptest::prelude::*;

@@ -4,7 +4,7 @@
 //!
 //! The files are read with plain `ron` into a local copy of the tyre-file layout
 //! (`(name, description, model: SlipVelocity((...)))`), so that these checks concern the two
-//! model structs and their files only; loading through `gripline-config` is covered by the
+//! model structs and their files only; loading through `gripline-formats` is covered by the
 //! shipped-files tests.
 
 use gripline_physics::tire::friction_table::FrictionTableTire;

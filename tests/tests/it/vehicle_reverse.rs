@@ -1,8 +1,8 @@
 //! A car rolling backwards in neutral slows down, with its wheels rolling with the road,
 //! whatever its tyre model: no energy appears from the tyre-wheel coupling in reverse.
 
-use gripline_config::load_tyre;
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::tyre_file::load_tyre;
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::controls::Controls;
 use gripline_physics::ground::FlatGround;
 use gripline_physics::powertrain::GearboxMode;

@@ -5,8 +5,8 @@
 use std::sync::OnceLock;
 
 use glam::DVec3;
-use gripline_config::track_file::{LoadedTrack, load_track};
-use gripline_config::vehicle_file::load_vehicle;
+use gripline_formats::track_file::{LoadedTrack, load_track};
+use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::controls::Controls;
 use gripline_physics::ground::Ground;
 use gripline_physics::vehicle::{Pose, Snapshot, Vehicle};

@@ -1,5 +1,5 @@
 //! Force-feedback effects on top of the car's steering torque (settings:
-//! `gripline_config::ffb_effects`), computed each tick from the physics' snapshot.
+//! `crate::settings::ffb_effects`), computed each tick from the physics' snapshot.
 //!
 //! - [`FeelInput`]: what the effects read, taken from one `Snapshot` and the car's
 //!   `SteeringFeel` ([`FeelInput::from_snapshot`], the one place that maps them);
@@ -22,7 +22,7 @@ pub mod smoothing;
 pub mod tyre_slip;
 pub mod vibration;
 
-use gripline_config::ffb_effects::{FfbEffectSettings, MAX_EFFECT_NM};
+use crate::settings::ffb_effects::{FfbEffectSettings, MAX_EFFECT_NM};
 use gripline_physics::ground::Surface;
 use gripline_physics::vehicle::params::GRAVITY;
 use gripline_physics::vehicle::{Snapshot, SteeringFeel};

@@ -69,8 +69,8 @@ pub struct FfConstantEffect {
 
 /// Replay length of the constant effect (ms): finite, because hid-pidff before Linux 6.15
 /// plays nothing for an effect of length 0 ("infinite" in the Linux API); the backend replays
-/// it every [`crate::ffb::evdev_ff::RENEW_EVERY`], so it never runs out while the sim lives,
-/// and the kernel erases a closed descriptor's effects when the process dies.
+/// it every `gripline_devices::ffb::evdev_ff::RENEW_EVERY`, so it never runs out while the
+/// sim lives, and the kernel erases a closed descriptor's effects when the process dies.
 pub const REPLAY_LENGTH_MS: u16 = 1000;
 
 impl FfConstantEffect {

@@ -613,7 +613,7 @@ mod tests {
         }
         // The DFP special case of hidapi_device and this table agree.
         assert_eq!(
-            range_command(crate::ffb::hidapi_device::PID_LOGITECH_DFP),
+            range_command(crate::known_wheels::PID_LOGITECH_DFP),
             RangeCommand::Dfp
         );
     }

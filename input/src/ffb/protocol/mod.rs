@@ -7,7 +7,7 @@
 //! - [`evdev`]: the Linux `ff_effect` (`FF_CONSTANT`) and `input_event` layouts.
 //!
 //! The backends write through [`HidOutput`], which the hidapi device
-//! ([`crate::ffb::hidapi_device::HidapiOutput`]) implements; tests use `RecordingHid`.
+//! (`gripline_devices::ffb::hidapi_device::HidapiOutput`) implements; tests use `RecordingHid`.
 
 pub mod evdev;
 pub mod hid_pid;

@@ -351,7 +351,7 @@ mod tests {
     }
 
     /// Every name of `FIELDS` reaches its own field, in any case (that they are the serde
-    /// names is checked where files are read, in `gripline-config`).
+    /// names is checked where files are read, in `gripline-formats`).
     #[test]
     fn field_names_reach_their_fields() {
         let defaults = TyreThermalParams::default();

@@ -1,7 +1,7 @@
 //! Force-feedback settings the FFB integration tests share: a 5 N·m maximum with the
 //! fade-in, soft clip and slew limit out of the way, so that torques can be read exactly.
 
-use gripline_config::ffb_settings::FfbSettings;
+use gripline_input::settings::ffb_settings::FfbSettings;
 
 /// The user's maximum torque in these tests (N·m).
 pub const MAX_NM: f64 = 5.0;

@@ -10,9 +10,9 @@
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use gripline_config::device_identity::{DeviceIdentity, DeviceKind};
 use gripline_input::device::{AxisRange, DeviceId, DeviceInfo, InputBackend, InputEvent};
 use gripline_input::ffb::recording::Recording;
+use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind};
 
 /// The rim's axis range (16 bits, like most bases).
 pub const RANGE: AxisRange = AxisRange {

@@ -1,0 +1,236 @@
+//! Vehicle files: every parameter of a car in RON ([`VehicleParams`]), with the tyres named
+//! by their asset names (`front_tyre: "corvette-c5-front"`), loaded from `assets/tyres/` or
+//! from the vehicle file's own folder.
+//!
+//! Magic Formula tyres are loaded with their `.tir` input ranges switched on, as the
+//! simulator runs them; the tyre lab shows them without.
+
+use std::path::{Path, PathBuf};
+
+use gripline_physics::tire::Tire;
+use gripline_physics::tire::thermal::TyreThermalParams;
+use gripline_physics::validate::{Validate, Validator};
+use gripline_physics::vehicle::tyre_fit::tyre_fit;
+use gripline_physics::vehicle::{CarSetup, Vehicle, VehicleParams};
+
+use crate::error::ConfigError;
+use crate::tyre_file::load_tyre;
+use crate::{assets, ron_text};
+
+/// A vehicle ready to build: validated parameters and loaded tyres.
+#[derive(Clone, Debug)]
+pub struct LoadedVehicle {
+    /// The parameters.
+    pub params: VehicleParams,
+    /// Front and rear tyre models.
+    pub tires: [Tire; 2],
+    /// Front and rear tyres' thermal models, from their files (`None`: the tyre has none).
+    pub thermal: [Option<TyreThermalParams>; 2],
+    /// Where the vehicle file was.
+    pub source: PathBuf,
+    /// Every file the vehicle was read from: the vehicle file, then its front and rear tyre
+    /// files (what a replay's identity of the car hashes).
+    pub files: Vec<PathBuf>,
+    /// Remarks from loading the tyres.
+    pub warnings: Vec<String>,
+}
+
+impl LoadedVehicle {
+    /// A new vehicle at the origin, at rest, its tyres with their thermal models.
+    ///
+    /// # Errors
+    /// The physics crate's checks of the combination of parameters and tyres.
+    pub fn build(&self) -> Result<Vehicle, ConfigError> {
+        Vehicle::new(self.params.clone(), self.tires.clone())
+            .and_then(|vehicle| vehicle.with_tyre_thermal(self.thermal.clone()))
+            .map_err(|violations| ConfigError::Invalid {
+                path: self.source.clone(),
+                violations,
+            })
+    }
+}
+
+/// Parses and validates the text of a vehicle file (without loading its tyres).
+///
+/// # Errors
+/// [`ConfigError::Syntax`] with line and column, or [`ConfigError::Invalid`] with field paths
+/// such as `chassis.mass_kg must be finite and positive`.
+pub fn parse_vehicle_ron(text: &str, path: &Path) -> Result<VehicleParams, ConfigError> {
+    let params: VehicleParams = ron_text::parse(text, path)?;
+    let mut v = Validator::with_root("");
+    params.validate(&mut v);
+    v.require(
+        !params.front_tyre.trim().is_empty(),
+        "front_tyre",
+        "must name a tyre",
+    );
+    v.require(
+        !params.rear_tyre.trim().is_empty(),
+        "rear_tyre",
+        "must name a tyre",
+    );
+    v.finish().map_err(|violations| ConfigError::Invalid {
+        path: path.to_owned(),
+        violations,
+    })?;
+    Ok(params)
+}
+
+/// Finds a tyre named in a vehicle file: beside the vehicle file first, then in the assets.
+fn resolve_tyre_of(vehicle: &Path, name: &str) -> Result<PathBuf, ConfigError> {
+    if let Some(dir) = vehicle.parent() {
+        for ext in ["tir", "ron"] {
+            let beside = dir.join(format!("{name}.{ext}"));
+            if beside.is_file() {
+                return Ok(beside);
+            }
+        }
+    }
+    assets::resolve_tyre(name)
+}
+
+/// A tyre of an axle, ready for the vehicle: the model with its input limits on, its thermal
+/// model, the file it came from and the remarks from loading it.
+struct AxleTyre {
+    tire: Tire,
+    thermal: Option<TyreThermalParams>,
+    file: PathBuf,
+    warnings: Vec<String>,
+}
+
+/// Loads the tyre `name` of the vehicle file `vehicle` (see [`resolve_tyre_of`]).
+fn load_axle_tyre(vehicle: &Path, name: &str) -> Result<AxleTyre, ConfigError> {
+    let file = resolve_tyre_of(vehicle, name)?;
+    let tyre = load_tyre(&file)?;
+    Ok(AxleTyre {
+        tire: tyre.tire.with_input_limits(true),
+        thermal: tyre.thermal,
+        file,
+        warnings: tyre.warnings,
+    })
+}
+
+/// Loads a vehicle file and its tyres.
+///
+/// # Errors
+/// Any [`ConfigError`] of the vehicle file or of its tyre files, each naming its file.
+pub fn load_vehicle(path: &Path) -> Result<LoadedVehicle, ConfigError> {
+    let params = parse_vehicle_ron(&ron_text::read(path)?, path)?;
+    let front = load_axle_tyre(path, &params.front_tyre)?;
+    let rear = load_axle_tyre(path, &params.rear_tyre)?;
+    let loaded = LoadedVehicle {
+        params,
+        files: vec![path.to_owned(), front.file, rear.file],
+        warnings: [front.warnings, rear.warnings].concat(),
+        tires: [front.tire, rear.tire],
+        thermal: [front.thermal, rear.thermal],
+        source: path.to_owned(),
+    };
+    // Check the combination once here, so that a bad file fails at load, not at build.
+    loaded.build()?;
+    Ok(loaded)
+}
+
+impl LoadedVehicle {
+    /// This car in `setup`: its numbers applied (with [`CarSetup::apply_to`]'s messages) and,
+    /// where the set-up names other tyres than the car runs, those tyres loaded from beside
+    /// the vehicle file or the assets. A named tyre that cannot be loaded, does not fit its
+    /// axle ([`tyre_fit`]) or does not build with the car keeps the car's tyre, with a
+    /// message; the set-up is never refused for its tyres.
+    pub fn with_setup(&self, setup: &CarSetup) -> (LoadedVehicle, Vec<String>) {
+        let (params, mut messages) = setup.apply_to(&self.params);
+        let mut car = LoadedVehicle {
+            params,
+            ..self.clone()
+        };
+        let own = [&self.params.front_tyre, &self.params.rear_tyre];
+        for (axle, wanted) in [&setup.front_tyre, &setup.rear_tyre]
+            .into_iter()
+            .enumerate()
+        {
+            if wanted == own[axle] {
+                continue;
+            }
+            let side = if axle == 0 { "front" } else { "rear" };
+            match car.fitted(axle, wanted) {
+                Ok(fitted) => car = fitted,
+                Err(why) => {
+                    messages.push(format!(
+                        "{side}_tyre: '{wanted}' {why}: the car's '{}' kept",
+                        own[axle]
+                    ));
+                    let name = own[axle].clone();
+                    if axle == 0 {
+                        car.params.front_tyre = name;
+                    } else {
+                        car.params.rear_tyre = name;
+                    }
+                }
+            }
+        }
+        (car, messages)
+    }
+
+    /// This car with the tyre `name` on axle `axle` (0 front, 1 rear), or why it cannot have
+    /// it: the file cannot be loaded, the tyre does not fit the axle ([`tyre_fit`]), or the
+    /// car does not build with it.
+    ///
+    /// # Errors
+    /// The reason, as a phrase ("does not fit: its radius ...").
+    pub fn fitted(&self, axle: usize, name: &str) -> Result<LoadedVehicle, String> {
+        let tyre =
+            load_axle_tyre(&self.source, name).map_err(|e| format!("cannot be loaded ({e})"))?;
+        tyre_fit(&tyre.tire, &self.params, axle)
+            .map_err(|misfit| format!("does not fit: {misfit}"))?;
+        let mut car = self.clone();
+        car.tires[axle] = tyre.tire;
+        car.thermal[axle] = tyre.thermal;
+        if let Some(file) = car.files.get_mut(axle + 1) {
+            *file = tyre.file;
+        }
+        car.warnings.extend(tyre.warnings);
+        if axle == 0 {
+            name.clone_into(&mut car.params.front_tyre);
+        } else {
+            name.clone_into(&mut car.params.rear_tyre);
+        }
+        car.build()
+            .map_err(|e| format!("does not build with this car ({e})"))?;
+        Ok(car)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_params_round_trip_and_validate() {
+        let params = VehicleParams::default();
+        let text = ron_text::to_pretty(&params).unwrap();
+        let back = parse_vehicle_ron(&text, Path::new("v.ron")).unwrap();
+        assert_eq!(back, params);
+    }
+
+    #[test]
+    fn bad_values_report_field_paths() {
+        let mut params = VehicleParams::default();
+        params.chassis.mass_kg = -5.0;
+        params.front_tyre = String::new();
+        let text = ron_text::to_pretty(&params).unwrap();
+        let err = parse_vehicle_ron(&text, Path::new("v.ron")).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("chassis.mass_kg must be finite and positive"),
+            "{text}"
+        );
+        assert!(text.contains("front_tyre must name a tyre"), "{text}");
+    }
+
+    #[test]
+    fn syntax_errors_have_positions() {
+        let err = parse_vehicle_ron("(\n  name: \"x\",\n  chassis: 5,\n)", Path::new("v.ron"))
+            .unwrap_err();
+        assert!(err.to_string().starts_with("v.ron:"), "{err}");
+    }
+}
