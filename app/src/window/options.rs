@@ -97,10 +97,11 @@ pub fn parse_size(text: &str) -> Result<[u32; 2]> {
     Ok([w, h])
 }
 
-/// Runs the window from the command line's options (settings fill in the rest).
+/// The window's options from the command line (the saved settings fill in the rest), and the
+/// settings flow over the settings as loaded.
 ///
 /// # Errors
-/// As [`run`], and a bad `--size` or `--exit-after`.
+/// A bad `--size`, `--exit-after` or telemetry destination.
 pub fn from_args(args: &crate::cli::WindowArgs) -> Result<(WindowOptions, SettingsFlow)> {
     if let Some(s) = args.exit_after {
         anyhow::ensure!(
