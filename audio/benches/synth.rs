@@ -5,7 +5,6 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use gripline_audio::{CarVoice, Mix, SoundFrame, Synth, WheelSound};
 use gripline_physics::ground::Surface;
-use gripline_physics::vehicle::VehicleParams;
 
 fn busy_frame(t: f64) -> SoundFrame {
     let wheel = |surface| WheelSound {
@@ -44,7 +43,7 @@ fn busy_frame(t: f64) -> SoundFrame {
 }
 
 fn render_10_ms(c: &mut Criterion) {
-    let car = CarVoice::from_params(&VehicleParams::default());
+    let car = CarVoice::default();
     let mut synth = Synth::new(&car, 48_000);
     synth.set_mix(&Mix::default());
     let mut out = [0.0f32; 480];

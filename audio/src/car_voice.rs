@@ -2,10 +2,10 @@
 //! a ring without allocating: its firing pattern, its sound character and the engine speeds
 //! that scale it.
 
-use gripline_physics::vehicle::VehicleParams;
-use gripline_physics::vehicle::sound::MAX_CYLINDERS;
+use gripline_formats::vehicle_sound::{MAX_CYLINDERS, SoundParams};
+use gripline_physics::powertrain::engine::EngineParams;
 
-/// One car's sound (from [`VehicleParams::sound`] and its engine).
+/// One car's sound (from its vehicle file's [`SoundParams`] and its engine).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CarVoice {
     /// Cylinders firing per 720° cycle.
@@ -31,10 +31,9 @@ pub struct CarVoice {
 }
 
 impl CarVoice {
-    /// The voice of a car with these parameters (validated parameters; anything out of range
-    /// is clamped into a playable one).
-    pub fn from_params(params: &VehicleParams) -> Self {
-        let sound = &params.sound;
+    /// The voice of a car with the sound `sound` and the engine `engine` (validated
+    /// parameters; anything out of range is clamped into a playable one).
+    pub fn new(sound: &SoundParams, engine: &EngineParams) -> Self {
         let angles = sound.firing_angles();
         let cylinders = angles.len().clamp(1, MAX_CYLINDERS);
         let mut firing_phase = [0.0; MAX_CYLINDERS];
@@ -42,7 +41,6 @@ impl CarVoice {
             let a = if angle.is_finite() { *angle } else { 0.0 };
             *phase = (a / 720.0).rem_euclid(1.0);
         }
-        let engine = &params.powertrain.engine;
         #[allow(clippy::cast_possible_truncation)]
         Self {
             cylinders,
@@ -60,7 +58,12 @@ impl CarVoice {
 }
 
 impl Default for CarVoice {
+    /// The voice of the physics' default car (a Corvette C5: a V8, the default engine).
     fn default() -> Self {
-        Self::from_params(&VehicleParams::default())
+        let v8 = SoundParams {
+            cylinders: 8,
+            ..SoundParams::default()
+        };
+        Self::new(&v8, &EngineParams::default())
     }
 }

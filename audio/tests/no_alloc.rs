@@ -22,11 +22,9 @@ fn the_tick_side_and_the_callback_side_do_not_allocate() {
     );
     reset_violation_count();
 
-    let mut vehicle = load_vehicle(&assets::resolve_vehicle("corvette-c5").unwrap())
-        .unwrap()
-        .build()
-        .unwrap();
-    let voice = CarVoice::from_params(vehicle.params());
+    let loaded = load_vehicle(&assets::resolve_vehicle("corvette-c5").unwrap()).unwrap();
+    let mut vehicle = loaded.build().unwrap();
+    let voice = CarVoice::new(&loaded.sound, &loaded.params.powertrain.engine);
     let mut builder = FrameBuilder::new(&vehicle);
     let (mut feed, inbox) = sound_feed();
     let mut live = LiveSynth::new(&voice, 48_000, inbox);

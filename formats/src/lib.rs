@@ -9,6 +9,7 @@
 //! - [`tir`]: the Magic Formula property-file parser.
 //! - [`tyre_catalog`]: the tyres a car may choose from (its own and the shipped ones).
 //! - [`vehicle_file`]: vehicle files (RON): every parameter of a car, and its tyres.
+//! - [`vehicle_sound`]: a vehicle file's `sound` section: what the car sounds like.
 //! - [`track_file`]: Gripline's own track files (RON): a layout, validated and built into the
 //!   ground mesh (TORCS and Speed Dreams tracks are imported by `gripline-torcs`).
 //! - [`scenario_file`]: scenario files (RON) of the headless runner.
@@ -30,3 +31,4 @@ pub mod track_file;
 pub mod tyre_catalog;
 pub mod tyre_file;
 pub mod vehicle_file;
+pub mod vehicle_sound;

@@ -1,27 +1,159 @@
 //! Vehicle files: every parameter of a car in RON ([`VehicleParams`]), with the tyres named
 //! by their asset names (`front_tyre: "corvette-c5-front"`), loaded from `assets/tyres/` or
-//! from the vehicle file's own folder.
+//! from the vehicle file's own folder, and the car's sound (the optional `sound: (...)`
+//! section, [`SoundParams`]), which the physics does not use.
+//!
+//! The file is one RON struct: the physics parameters' fields with `sound` among them. It is
+//! read into a private mirror of that struct (unknown fields are errors, and a new field of
+//! [`VehicleParams`] does not compile until the mirror has it) and split into
+//! [`VehicleFile::params`] and [`VehicleFile::sound`].
 //!
 //! Magic Formula tyres are loaded with their `.tir` input ranges switched on, as the
 //! simulator runs them; the tyre lab shows them without.
 
 use std::path::{Path, PathBuf};
 
+use gripline_physics::powertrain::PowertrainParams;
 use gripline_physics::tire::Tire;
 use gripline_physics::tire::thermal::TyreThermalParams;
 use gripline_physics::validate::{Validate, Validator};
+use gripline_physics::vehicle::params::{
+    AeroParams, AidParams, AxleParams, BodyParams, BrakeParams, ChassisParams, SteeringParams,
+};
+use gripline_physics::vehicle::setup::SetupRanges;
 use gripline_physics::vehicle::tyre_fit::tyre_fit;
 use gripline_physics::vehicle::{CarSetup, Vehicle, VehicleParams};
+use serde::{Deserialize, Serialize};
 
 use crate::error::ConfigError;
 use crate::tyre_file::load_tyre;
+use crate::vehicle_sound::SoundParams;
 use crate::{assets, ron_text};
+
+/// What a vehicle file describes: the physics parameters and the car's sound.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VehicleFile {
+    /// Everything the physics needs.
+    pub params: VehicleParams,
+    /// What the car sounds like (an inline four where the file has no `sound` section).
+    pub sound: SoundParams,
+}
+
+impl VehicleFile {
+    /// The file's text (pretty RON, `sound` between `powertrain` and `setup_ranges`).
+    ///
+    /// # Errors
+    /// RON's, for values it cannot write.
+    pub fn to_ron(&self) -> Result<String, ron::Error> {
+        ron_text::to_pretty(&VehicleFileRon::from(self.clone()))
+    }
+}
+
+/// The vehicle file as it is written: [`VehicleParams`]' fields with `sound` among them.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VehicleFileRon {
+    name: String,
+    front_tyre: String,
+    rear_tyre: String,
+    chassis: ChassisParams,
+    body: BodyParams,
+    front: AxleParams,
+    rear: AxleParams,
+    steering: SteeringParams,
+    brakes: BrakeParams,
+    #[serde(default)]
+    aids: AidParams,
+    aero: AeroParams,
+    powertrain: PowertrainParams,
+    #[serde(default)]
+    sound: SoundParams,
+    #[serde(default)]
+    setup_ranges: SetupRanges,
+}
+
+impl From<VehicleFileRon> for VehicleFile {
+    fn from(file: VehicleFileRon) -> Self {
+        let VehicleFileRon {
+            name,
+            front_tyre,
+            rear_tyre,
+            chassis,
+            body,
+            front,
+            rear,
+            steering,
+            brakes,
+            aids,
+            aero,
+            powertrain,
+            sound,
+            setup_ranges,
+        } = file;
+        Self {
+            params: VehicleParams {
+                name,
+                front_tyre,
+                rear_tyre,
+                chassis,
+                body,
+                front,
+                rear,
+                steering,
+                brakes,
+                aids,
+                aero,
+                powertrain,
+                setup_ranges,
+            },
+            sound,
+        }
+    }
+}
+
+impl From<VehicleFile> for VehicleFileRon {
+    fn from(file: VehicleFile) -> Self {
+        let VehicleParams {
+            name,
+            front_tyre,
+            rear_tyre,
+            chassis,
+            body,
+            front,
+            rear,
+            steering,
+            brakes,
+            aids,
+            aero,
+            powertrain,
+            setup_ranges,
+        } = file.params;
+        Self {
+            name,
+            front_tyre,
+            rear_tyre,
+            chassis,
+            body,
+            front,
+            rear,
+            steering,
+            brakes,
+            aids,
+            aero,
+            powertrain,
+            sound: file.sound,
+            setup_ranges,
+        }
+    }
+}
 
 /// A vehicle ready to build: validated parameters and loaded tyres.
 #[derive(Clone, Debug)]
 pub struct LoadedVehicle {
     /// The parameters.
     pub params: VehicleParams,
+    /// What the car sounds like (the file's `sound` section).
+    pub sound: SoundParams,
     /// Front and rear tyre models.
     pub tires: [Tire; 2],
     /// Front and rear tyres' thermal models, from their files (`None`: the tyre has none).
@@ -54,11 +186,13 @@ impl LoadedVehicle {
 ///
 /// # Errors
 /// [`ConfigError::Syntax`] with line and column, or [`ConfigError::Invalid`] with field paths
-/// such as `chassis.mass_kg must be finite and positive`.
-pub fn parse_vehicle_ron(text: &str, path: &Path) -> Result<VehicleParams, ConfigError> {
-    let params: VehicleParams = ron_text::parse(text, path)?;
+/// such as `chassis.mass_kg must be finite and positive` or `sound.cylinders must be 1 to 16`.
+pub fn parse_vehicle_ron(text: &str, path: &Path) -> Result<VehicleFile, ConfigError> {
+    let file: VehicleFileRon = ron_text::parse(text, path)?;
+    let VehicleFile { params, sound } = file.into();
     let mut v = Validator::with_root("");
     params.validate(&mut v);
+    v.nested("sound", &sound);
     v.require(
         !params.front_tyre.trim().is_empty(),
         "front_tyre",
@@ -73,7 +207,7 @@ pub fn parse_vehicle_ron(text: &str, path: &Path) -> Result<VehicleParams, Confi
         path: path.to_owned(),
         violations,
     })?;
-    Ok(params)
+    Ok(VehicleFile { params, sound })
 }
 
 /// Finds a tyre named in a vehicle file: beside the vehicle file first, then in the assets.
@@ -115,11 +249,12 @@ fn load_axle_tyre(vehicle: &Path, name: &str) -> Result<AxleTyre, ConfigError> {
 /// # Errors
 /// Any [`ConfigError`] of the vehicle file or of its tyre files, each naming its file.
 pub fn load_vehicle(path: &Path) -> Result<LoadedVehicle, ConfigError> {
-    let params = parse_vehicle_ron(&ron_text::read(path)?, path)?;
+    let VehicleFile { params, sound } = parse_vehicle_ron(&ron_text::read(path)?, path)?;
     let front = load_axle_tyre(path, &params.front_tyre)?;
     let rear = load_axle_tyre(path, &params.rear_tyre)?;
     let loaded = LoadedVehicle {
         params,
+        sound,
         files: vec![path.to_owned(), front.file, rear.file],
         warnings: [front.warnings, rear.warnings].concat(),
         tires: [front.tire, rear.tire],
@@ -204,20 +339,41 @@ impl LoadedVehicle {
 mod tests {
     use super::*;
 
+    fn default_file() -> VehicleFile {
+        VehicleFile {
+            params: VehicleParams::default(),
+            sound: SoundParams {
+                cylinders: 8,
+                ..SoundParams::default()
+            },
+        }
+    }
+
     #[test]
     fn default_params_round_trip_and_validate() {
-        let params = VehicleParams::default();
-        let text = ron_text::to_pretty(&params).unwrap();
+        let file = default_file();
+        let text = file.to_ron().unwrap();
+        assert!(text.contains("sound: ("), "{text}");
         let back = parse_vehicle_ron(&text, Path::new("v.ron")).unwrap();
-        assert_eq!(back, params);
+        assert_eq!(back, file);
+    }
+
+    #[test]
+    fn the_sound_section_is_optional() {
+        let file = default_file();
+        let text = ron_text::to_pretty(&file.params).unwrap();
+        let back = parse_vehicle_ron(&text, Path::new("v.ron")).unwrap();
+        assert_eq!(back.params, file.params);
+        assert_eq!(back.sound, SoundParams::default());
     }
 
     #[test]
     fn bad_values_report_field_paths() {
-        let mut params = VehicleParams::default();
-        params.chassis.mass_kg = -5.0;
-        params.front_tyre = String::new();
-        let text = ron_text::to_pretty(&params).unwrap();
+        let mut file = default_file();
+        file.params.chassis.mass_kg = -5.0;
+        file.params.front_tyre = String::new();
+        file.sound.cylinders = 0;
+        let text = file.to_ron().unwrap();
         let err = parse_vehicle_ron(&text, Path::new("v.ron")).unwrap_err();
         let text = err.to_string();
         assert!(
@@ -225,6 +381,18 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("front_tyre must name a tyre"), "{text}");
+        assert!(text.contains("sound.cylinders must be 1 to 16"), "{text}");
+    }
+
+    #[test]
+    fn unknown_fields_are_errors_in_the_sound_too() {
+        let text = default_file().to_ron().unwrap();
+        let bad = text.replacen("cylinders:", "cylindres: 4,\n        cylinders:", 1);
+        let err = parse_vehicle_ron(&bad, Path::new("v.ron")).unwrap_err();
+        assert!(err.to_string().contains("cylindres"), "{err}");
+        let bad = text.replacen("name:", "colour: \"red\",\n    name:", 1);
+        let err = parse_vehicle_ron(&bad, Path::new("v.ron")).unwrap_err();
+        assert!(err.to_string().contains("colour"), "{err}");
     }
 
     #[test]

@@ -188,7 +188,8 @@ impl Drive {
         };
         // Sound: the sim thread feeds the audio thread every tick; without a device the line
         // says why and the simulator runs on silently.
-        let (sound, sound_tap, sound_line) = Sound::start(&settings.audio, session.vehicle());
+        let (sound, sound_tap, sound_line) =
+            Sound::start(&settings.audio, session.vehicle(), session.sound());
         eprintln!("{sound_line}");
         let sound_status = sound_status(&sound, &sound_line);
         let mut taps = vec![sound_tap];

@@ -13,6 +13,7 @@ use gripline_audio::{
     WavFormat, WavWriter, sound_feed,
 };
 use gripline_config::AudioSettings;
+use gripline_formats::vehicle_sound::SoundParams;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
 use gripline_sim::observer::TickObserver;
 
@@ -46,10 +47,12 @@ impl SoundTap {
 }
 
 impl TickObserver for SoundTap {
-    fn start(&mut self, vehicle: &Vehicle, _step_s: f64) -> Result<()> {
+    fn start(&mut self, vehicle: &Vehicle, sound: &SoundParams, _step_s: f64) -> Result<()> {
         self.builder = Some(FrameBuilder::new(vehicle));
-        self.feed
-            .send(SoundMessage::Car(CarVoice::from_params(vehicle.params())));
+        self.feed.send(SoundMessage::Car(CarVoice::new(
+            sound,
+            &vehicle.params().powertrain.engine,
+        )));
         Ok(())
     }
 
@@ -81,16 +84,18 @@ impl std::fmt::Debug for Sound {
 }
 
 impl Sound {
-    /// Opens the output of `settings` for `vehicle`; returns the sound and the tap to give the
-    /// sim thread. Without a device the sound is silent and the line says why.
+    /// Opens the output of `settings` for `vehicle` sounding like `sound`; returns the sound
+    /// and the tap to give the sim thread. Without a device the sound is silent and the line
+    /// says why.
     pub fn start(
         settings: &AudioSettings,
         vehicle: &Vehicle,
+        sound: &SoundParams,
     ) -> (Self, Box<dyn TickObserver>, String) {
         let (feed, inbox) = sound_feed();
         let device = settings.device.as_deref();
         let controls = Arc::new(AudioControls::new(&mix_of(settings)));
-        let car = CarVoice::from_params(vehicle.params());
+        let car = CarVoice::new(sound, &vehicle.params().powertrain.engine);
         let rate = output_sample_rate_hz(device).unwrap_or(48_000);
         let synth = Arc::new(Mutex::new(LiveSynth::new(&car, rate, inbox)));
         let (output, line) = match AudioOutput::open(device, &synth, &controls) {
@@ -184,8 +189,8 @@ impl WavRecorder {
 }
 
 impl TickObserver for WavRecorder {
-    fn start(&mut self, vehicle: &Vehicle, _step_s: f64) -> Result<()> {
-        let car = CarVoice::from_params(vehicle.params());
+    fn start(&mut self, vehicle: &Vehicle, sound: &SoundParams, _step_s: f64) -> Result<()> {
+        let car = CarVoice::new(sound, &vehicle.params().powertrain.engine);
         let writer =
             WavWriter::create(&self.path, self.sample_rate_hz, self.format).context("--audio")?;
         self.state = Some((

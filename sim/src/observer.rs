@@ -12,17 +12,19 @@
 //!   stops with the first error.
 
 use anyhow::Result;
+use gripline_formats::vehicle_sound::SoundParams;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
 
 /// Follows the state after every tick (see the module docs).
 pub trait TickObserver: Send {
-    /// Called before the first tick with the car and the step size (s), and again whenever
-    /// the session changes car (the real-time loop's swap). May allocate: it happens once per
+    /// Called before the first tick with the car, its sound (the session's
+    /// [`crate::session::Session::sound`]) and the step size (s), and again whenever the
+    /// session changes car (the real-time loop's swap). May allocate: it happens once per
     /// car.
     ///
     /// # Errors
     /// The observer's own (a file that cannot be created).
-    fn start(&mut self, vehicle: &Vehicle, step_s: f64) -> Result<()>;
+    fn start(&mut self, vehicle: &Vehicle, sound: &SoundParams, step_s: f64) -> Result<()>;
 
     /// The state after a tick of `step_s` seconds; `paused` when the real-time simulation is
     /// paused (the state is then the last one, repeated; never in a headless run).
@@ -45,8 +47,10 @@ pub trait TickObserver: Send {
 pub struct ObserverGroup(pub Vec<Box<dyn TickObserver>>);
 
 impl TickObserver for ObserverGroup {
-    fn start(&mut self, vehicle: &Vehicle, step_s: f64) -> Result<()> {
-        self.0.iter_mut().try_for_each(|o| o.start(vehicle, step_s))
+    fn start(&mut self, vehicle: &Vehicle, sound: &SoundParams, step_s: f64) -> Result<()> {
+        self.0
+            .iter_mut()
+            .try_for_each(|o| o.start(vehicle, sound, step_s))
     }
 
     fn tick(&mut self, snapshot: &Snapshot, step_s: f64, paused: bool) -> Result<()> {

@@ -25,6 +25,7 @@ use glam::{DVec2, DVec3};
 use gripline_formats::assets;
 use gripline_formats::setup_file::load_setup_or_default;
 use gripline_formats::vehicle_file::load_vehicle;
+use gripline_formats::vehicle_sound::SoundParams;
 use gripline_physics::STEP_S;
 use gripline_physics::controls::Controls;
 use gripline_physics::driver::{
@@ -66,6 +67,8 @@ impl Default for AutopilotLimits {
 /// One car in one world (see the module docs).
 pub struct Session {
     vehicle: Vehicle,
+    /// What the car sounds like (its vehicle file's; not used by the physics).
+    sound: SoundParams,
     world: World,
     start: Pose,
     step_s: f64,
@@ -114,6 +117,7 @@ impl Session {
         let world = World::load(track)?;
         let track_identity = world.identity(track)?;
         let mut session = Self::new(car.vehicle, world)?;
+        session.sound = car.sound;
         session.warnings = car.warnings;
         session.identity = SessionIdentity {
             vehicle: car.identity,
@@ -123,7 +127,8 @@ impl Session {
         Ok(session)
     }
 
-    /// A session of `vehicle` in `world`, the car at rest at the start pose.
+    /// A session of `vehicle` in `world`, the car at rest at the start pose, sounding like an
+    /// inline four ([`SoundParams::default`]; see [`Session::set_sound`]).
     ///
     /// # Errors
     /// No ground at the start; a degenerate centre line.
@@ -167,6 +172,7 @@ impl Session {
             journal: None,
             changed: false,
             vehicle,
+            sound: SoundParams::default(),
             world,
             start,
             step_s: STEP_S,
@@ -314,6 +320,18 @@ impl Session {
     /// The vehicle.
     pub fn vehicle(&self) -> &Vehicle {
         &self.vehicle
+    }
+
+    /// What the car sounds like: its vehicle file's `sound` section (what observers are
+    /// started with, [`crate::observer::TickObserver::start`]).
+    pub fn sound(&self) -> &SoundParams {
+        &self.sound
+    }
+
+    /// Gives the car the sound `sound` (a session built with [`Session::new`] from a loaded
+    /// car: its [`LoadedCar::sound`]). The physics does not hear it: nothing is recorded.
+    pub fn set_sound(&mut self, sound: SoundParams) {
+        self.sound = sound;
     }
 
     /// The vehicle, to change it behind the session's back: a replay does not see what is
@@ -526,6 +544,8 @@ impl Session {
 pub struct LoadedCar {
     /// The vehicle, at rest at the origin.
     pub vehicle: Vehicle,
+    /// What it sounds like (its vehicle file's `sound` section).
+    pub sound: SoundParams,
     /// The vehicle file and its tyres.
     pub identity: FileIdentity,
     /// The set-up file, if one was applied.
@@ -579,6 +599,7 @@ pub fn load_car(vehicle: &str, setup: Option<&FilePath>) -> Result<LoadedCar> {
         .context("the car in this set-up is not valid")?;
     Ok(LoadedCar {
         vehicle,
+        sound: loaded.sound,
         identity,
         setup: setup_identity,
         warnings,

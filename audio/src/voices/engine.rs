@@ -9,7 +9,7 @@
 
 use std::f32::consts::TAU;
 
-use gripline_physics::vehicle::sound::MAX_CYLINDERS;
+use gripline_formats::vehicle_sound::MAX_CYLINDERS;
 
 use crate::car_voice::CarVoice;
 use crate::dsp::filters::{Biquad, OnePole, Response};

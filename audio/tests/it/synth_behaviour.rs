@@ -30,6 +30,12 @@ fn corvette() -> Vehicle {
         .unwrap()
 }
 
+/// The voice of the shipped Corvette, from its vehicle file's sound and engine.
+fn corvette_voice() -> CarVoice {
+    let loaded = load_vehicle(&assets::resolve_vehicle("corvette-c5").unwrap()).unwrap();
+    CarVoice::new(&loaded.sound, &loaded.params.powertrain.engine)
+}
+
 fn only(engine: f32, tyres: f32, ambient: f32) -> Mix {
     Mix {
         master: 1.0,
@@ -85,7 +91,7 @@ fn tyre_energy(vehicle: &Vehicle, alpha: f64, kappa: f64) -> f64 {
         w.slip_velocity_m_per_s = 20.0 * alpha.sin().hypot(kappa);
     }
     let mut builder = FrameBuilder::new(vehicle);
-    let mut synth = Synth::new(&CarVoice::from_params(vehicle.params()), FS);
+    let mut synth = Synth::new(&corvette_voice(), FS);
     synth.set_mix(&only(0.0, 1.0, 0.0));
     let out = render(&mut builder, &mut synth, &s, 600);
     rms(&out[out.len() / 2..]).powi(2)
@@ -152,7 +158,7 @@ fn a_locked_wheel_sounds_lower_than_a_squealing_one() {
             w.slip_velocity_m_per_s = 20.0 * alpha.sin().hypot(kappa);
         }
         let mut builder = FrameBuilder::new(&vehicle);
-        let mut synth = Synth::new(&CarVoice::from_params(vehicle.params()), FS);
+        let mut synth = Synth::new(&corvette_voice(), FS);
         synth.set_mix(&only(0.0, 1.0, 0.0));
         let out = render(&mut builder, &mut synth, &s, 400);
         out[out.len() - 8192..].to_vec()
@@ -174,7 +180,7 @@ fn a_locked_wheel_sounds_lower_than_a_squealing_one() {
 fn no_state_makes_a_non_finite_or_full_scale_sample() {
     let vehicle = corvette();
     let mut builder = FrameBuilder::new(&vehicle);
-    let mut synth = Synth::new(&CarVoice::from_params(vehicle.params()), FS);
+    let mut synth = Synth::new(&corvette_voice(), FS);
     synth.set_mix(&Mix {
         master: 1.0,
         ..Mix::default()
@@ -241,7 +247,7 @@ fn driving(vehicle: &Vehicle, gear: i8, rpm: f64, kappa: f64) -> Snapshot {
 #[test]
 fn jumps_of_the_state_do_not_click() {
     let vehicle = corvette();
-    let voice = CarVoice::from_params(vehicle.params());
+    let voice = corvette_voice();
     let jumps = [
         (
             "upshift 5800 -> 3900 rpm",
@@ -281,7 +287,7 @@ fn jumps_of_the_state_do_not_click() {
 #[test]
 fn the_live_synth_follows_the_ticks_and_fades_out_when_they_stop() {
     let vehicle = corvette();
-    let voice = CarVoice::from_params(vehicle.params());
+    let voice = corvette_voice();
     let (mut feed, inbox) = sound_feed();
     let mut live = LiveSynth::new(&voice, FS, inbox);
     let mut builder = FrameBuilder::new(&vehicle);
@@ -347,7 +353,7 @@ fn band_level(samples: &[f32], low_hz: f64, high_hz: f64) -> f64 {
 #[test]
 fn a_grinding_engagement_and_the_rev_limiter_are_heard() {
     let vehicle = corvette();
-    let voice = CarVoice::from_params(vehicle.params());
+    let voice = corvette_voice();
     let engine_of = |edit: &dyn Fn(&mut Snapshot, usize)| {
         let mut builder = FrameBuilder::new(&vehicle);
         let mut synth = Synth::new(&voice, FS);

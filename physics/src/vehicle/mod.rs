@@ -26,7 +26,6 @@
 //! | [`brakes`] | pedal, bias, handbrake, ABS, traction control |
 //! | [`aero`] | drag and axle downforce |
 //! | [`body_contact`] | penalty contact of the body box with the ground |
-//! | [`sound`] | cylinders, firing pattern and sound character, for the `audio` crate |
 //! | [`telemetry`] | [`Snapshot`] |
 //! | `tyre_forces` | the four tyres through one step: forces on body and wheels, what heats them |
 //! | `tyre_heat` | the tyres' thermal states and the environment, as the step uses them |
@@ -48,7 +47,6 @@ pub mod model;
 pub mod params;
 pub mod setup;
 pub mod setup_figures;
-pub mod sound;
 pub mod steering;
 pub mod steering_feel;
 pub mod suspension;
@@ -69,6 +67,5 @@ pub use params::{
     SteeringParams, SuspensionParams, VehicleParams, WheelParams,
 };
 pub use setup::{AxleSetup, CarSetup, SetupRanges};
-pub use sound::SoundParams;
 pub use steering_feel::SteeringFeel;
 pub use telemetry::{Snapshot, WheelTelemetry};

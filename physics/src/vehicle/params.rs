@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::powertrain::PowertrainParams;
 use crate::validate::{Validate, Validator};
-use crate::vehicle::sound::SoundParams;
 
 /// Standard gravity (m/s²).
 pub const GRAVITY: f64 = 9.806_65;
@@ -44,10 +43,6 @@ pub struct VehicleParams {
     pub aero: AeroParams,
     /// Engine, clutch, gearbox and differentials.
     pub powertrain: PowertrainParams,
-    /// What the car sounds like (the `audio` crate's; unused by physics). Optional in files:
-    /// an inline four.
-    #[serde(default)]
-    pub sound: SoundParams,
     /// The ranges a set-up may give this car's adjustable numbers, by path
     /// (`brake_bias_front: (0.5, 0.75)`); numbers not named here get
     /// [`super::setup::default_range`].
@@ -425,10 +420,6 @@ impl Default for VehicleParams {
                 downforce_area_rear_m2: 0.0,
             },
             powertrain: PowertrainParams::default(),
-            sound: SoundParams {
-                cylinders: 8,
-                ..SoundParams::default()
-            },
             setup_ranges: super::setup::SetupRanges::new(),
         }
     }
@@ -472,7 +463,6 @@ impl Validate for VehicleParams {
         v.nested("aids", &self.aids);
         v.nested("aero", &self.aero);
         v.nested("powertrain", &self.powertrain);
-        v.nested("sound", &self.sound);
         let mut own = super::setup::CarSetup::of(self);
         let values: std::collections::BTreeMap<String, f64> = own
             .numbers_mut()

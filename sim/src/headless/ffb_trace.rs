@@ -17,6 +17,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use gripline_formats::vehicle_sound::SoundParams;
 use gripline_input::ffb::backend::NullBackend;
 use gripline_input::ffb::device_facts::{FfbDeviceFacts, PeakSource};
 use gripline_input::ffb::effects::FeelInput;
@@ -121,7 +122,7 @@ impl FfbTrace {
 /// The trace follows a run's ticks: a fresh [`Rig`] for each car it starts with (fading in
 /// from zero, as a real wheel does at the start), a row per tick, the file flushed at the end.
 impl TickObserver for FfbTrace {
-    fn start(&mut self, vehicle: &Vehicle, _step_s: f64) -> Result<()> {
+    fn start(&mut self, vehicle: &Vehicle, _sound: &SoundParams, _step_s: f64) -> Result<()> {
         let profile = &self.profile;
         let facts = FfbDeviceFacts {
             peak_torque_nm: profile.peak_torque_nm,

@@ -96,6 +96,7 @@ pub fn run_observed(
         setup: car.setup,
     };
     let mut session = Session::new(car.vehicle, world)?;
+    session.set_sound(car.sound);
     session.set_identity(identity);
     if let Some(environment) = args.environment {
         session.set_environment(environment)?;

@@ -13,6 +13,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use gripline_formats::vehicle_sound::SoundParams;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
 
 use crate::observer::TickObserver;
@@ -155,7 +156,7 @@ impl Recorder {
 /// The recorder follows a run's ticks: every tick is offered ([`Recorder::record`]), the
 /// file is flushed at the end.
 impl TickObserver for Recorder {
-    fn start(&mut self, _vehicle: &Vehicle, _step_s: f64) -> Result<()> {
+    fn start(&mut self, _vehicle: &Vehicle, _sound: &SoundParams, _step_s: f64) -> Result<()> {
         Ok(())
     }
 

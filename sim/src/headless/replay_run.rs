@@ -64,7 +64,11 @@ pub fn replay(args: &ReplayOptions) -> Result<serde_json::Value> {
         None => None,
     };
     if let Some(recorder) = &mut recorder {
-        recorder.start(player.session().vehicle(), player.session().step_s())?;
+        recorder.start(
+            player.session().vehicle(),
+            player.session().sound(),
+            player.session().step_s(),
+        )?;
     }
     let started = Instant::now();
     let mut simulated_s = 0.0;

@@ -34,7 +34,11 @@ impl Run {
     /// # Errors
     /// The observer's [`TickObserver::start`].
     pub fn observe(&mut self, mut observer: Box<dyn TickObserver>) -> Result<()> {
-        observer.start(self.session.vehicle(), self.session.step_s())?;
+        observer.start(
+            self.session.vehicle(),
+            self.session.sound(),
+            self.session.step_s(),
+        )?;
         self.observers.0.push(observer);
         Ok(())
     }

@@ -528,7 +528,11 @@ impl SimCore {
     /// Starts the observer with the session's car and step (a new observer, or a new car).
     fn start_observer(&mut self) {
         if let Some(observer) = &mut self.observer
-            && let Err(error) = observer.start(self.session.vehicle(), self.session.step_s())
+            && let Err(error) = observer.start(
+                self.session.vehicle(),
+                self.session.sound(),
+                self.session.step_s(),
+            )
         {
             self.observer_failed(error);
         }

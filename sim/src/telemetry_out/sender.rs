@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use gripline_config::TelemetrySettings;
 use gripline_config::telemetry::RATE_RANGE_HZ;
+use gripline_formats::vehicle_sound::SoundParams;
 use gripline_physics::vehicle::{Snapshot, Vehicle};
 use rtrb::{Consumer, Producer, RingBuffer};
 
@@ -285,7 +286,12 @@ fn period_us(targets: &TelemetryTargets) -> u64 {
 }
 
 impl TickObserver for TelemetryTap {
-    fn start(&mut self, vehicle: &Vehicle, _step_s: f64) -> anyhow::Result<()> {
+    fn start(
+        &mut self,
+        vehicle: &Vehicle,
+        _sound: &SoundParams,
+        _step_s: f64,
+    ) -> anyhow::Result<()> {
         let _ = self
             .producer
             .push(Message::Car(Box::new(CarFacts::of(vehicle))));
@@ -477,7 +483,12 @@ impl TelemetryObserver {
 }
 
 impl TickObserver for TelemetryObserver {
-    fn start(&mut self, vehicle: &Vehicle, _step_s: f64) -> anyhow::Result<()> {
+    fn start(
+        &mut self,
+        vehicle: &Vehicle,
+        _sound: &SoundParams,
+        _step_s: f64,
+    ) -> anyhow::Result<()> {
         self.streams = Some(Streams::new(
             self.targets,
             CarFacts::of(vehicle),

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use glam::DVec3;
+use gripline_formats::vehicle_sound::SoundParams;
 use gripline_input::ffb::backend::FfbError;
 use gripline_input::ffb::device_facts::FfbDeviceFacts;
 use gripline_input::ffb::recording::{
@@ -252,7 +253,12 @@ struct Watcher {
 }
 
 impl TickObserver for Watcher {
-    fn start(&mut self, vehicle: &Vehicle, _step_s: f64) -> anyhow::Result<()> {
+    fn start(
+        &mut self,
+        vehicle: &Vehicle,
+        _sound: &SoundParams,
+        _step_s: f64,
+    ) -> anyhow::Result<()> {
         let mut seen = self.seen.lock().unwrap();
         seen.cars.push(vehicle.params().name.clone());
         Ok(())

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
+use gripline_formats::vehicle_sound::SoundParams;
 use gripline_input::settings::bindings::Bindings;
 use gripline_input::settings::input_codes::key;
 use gripline_physics::powertrain::GearboxMode;
@@ -26,7 +27,7 @@ use gripline_sim::session::Session;
 struct Hashes(std::sync::mpsc::Sender<u64>);
 
 impl TickObserver for Hashes {
-    fn start(&mut self, _: &Vehicle, _: f64) -> Result<()> {
+    fn start(&mut self, _: &Vehicle, _sound: &SoundParams, _: f64) -> Result<()> {
         Ok(())
     }
     fn tick(&mut self, s: &Snapshot, _: f64, _: bool) -> Result<()> {

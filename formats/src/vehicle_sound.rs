@@ -1,6 +1,6 @@
 //! What a car sounds like: the engine's cylinders and firing pattern, and the character of
-//! its exhaust, intake and gearbox. Plain data read from the vehicle file for the `audio`
-//! crate; the physics step does not use it.
+//! its exhaust, intake and gearbox: the vehicle file's `sound` section, read beside the
+//! physics parameters ([`crate::vehicle_file::VehicleFile`]) for the `audio` crate.
 //!
 //! A four-stroke engine fires each cylinder once per 720° of crank rotation, so it fires
 //! `rpm / 60 * cylinders / 2` times a second. `firing_angles_deg` places each firing within
@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::validate::{Validate, Validator};
+use gripline_physics::validate::{Validate, Validator};
 
 /// The most cylinders a sound can have.
 pub const MAX_CYLINDERS: usize = 16;
