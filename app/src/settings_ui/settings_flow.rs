@@ -31,10 +31,6 @@ pub struct SettingsFlow {
     automatic_quality: Option<QualityTier>,
     /// Output devices, listed when the screen opens.
     audio_devices: Vec<String>,
-    /// What the sound does now (the Sound tab shows it).
-    pub audio_status: String,
-    /// What the telemetry sender sends now (the Telemetry tab shows it).
-    pub telemetry_status: String,
     /// The car and track being driven (as loaded), for the Garage.
     pub current: (String, String),
     /// The last gain auto-gain proposed and the user has not accepted or dismissed.
@@ -113,8 +109,6 @@ impl SettingsFlow {
             tracks: session_tabs::track_names(),
             automatic_quality: None,
             audio_devices: Vec::new(),
-            audio_status: String::new(),
-            telemetry_status: String::new(),
             current: (String::new(), String::new()),
             auto_gain_proposal: None,
             pause_held: false,
@@ -158,7 +152,16 @@ impl SettingsFlow {
     }
 
     /// Draws the screen (when open) and applies the user's choice.
-    pub fn show(&mut self, ctx: &egui::Context, aids_of_car: &AidParams) -> Option<Applied> {
+    ///
+    /// `sound_status` and `telemetry_status` say what the sound and the telemetry sender do
+    /// now (the drive's own lines, shown by the Sound and Telemetry tabs).
+    pub fn show(
+        &mut self,
+        ctx: &egui::Context,
+        aids_of_car: &AidParams,
+        sound_status: &str,
+        telemetry_status: &str,
+    ) -> Option<Applied> {
         let open = self.screen.as_mut()?;
         let OpenScreen {
             screen,
@@ -176,11 +179,10 @@ impl SettingsFlow {
         let mut graphics_tab =
             |ui: &mut egui::Ui| session_tabs::graphics_tab(ui, &mut graphics, automatic);
         let mut audio = draft.audio.clone();
-        let (devices, status) = (&self.audio_devices, &self.audio_status);
+        let (devices, status) = (&self.audio_devices, sound_status);
         let mut sound_tab =
             |ui: &mut egui::Ui| audio_tab::audio_tab(ui, &mut audio, devices, status);
         let mut telemetry = draft.telemetry.clone();
-        let telemetry_status = &self.telemetry_status;
         let mut telemetry_tab = |ui: &mut egui::Ui| {
             telemetry_tab::telemetry_tab(ui, &mut telemetry, telemetry_status);
         };

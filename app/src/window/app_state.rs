@@ -152,9 +152,6 @@ impl App {
         if applied.audio == settings_flow::AudioChange::Device {
             let line = self.drive.set_audio_device(&self.flow.settings.audio);
             eprintln!("{line}");
-            self.drive
-                .sound_status()
-                .clone_into(&mut self.flow.audio_status);
         }
         if applied.audio != settings_flow::AudioChange::Unchanged {
             self.drive.set_audio_mix(&self.flow.settings.audio);
@@ -162,9 +159,6 @@ impl App {
         if applied.telemetry_changed {
             let line = self.drive.set_telemetry(&self.flow.settings.telemetry);
             eprintln!("gripline: telemetry: {line}");
-            self.drive
-                .telemetry_status()
-                .clone_into(&mut self.flow.telemetry_status);
             self.notify(format!("Telemetry: {line}"));
         }
         if applied.relink_ffb {

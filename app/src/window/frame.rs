@@ -177,6 +177,8 @@ impl App {
         let window = r.window.clone();
         let flow = &mut self.flow;
         let aids_of_car = self.drive.aids_of_car();
+        let sound_status = self.drive.sound_status();
+        let telemetry_status = self.drive.telemetry_status();
         let laps = self.drive.laps();
         let analysis_open = self.lap_analysis_open;
         let viewer = self.replay.viewer.as_ref();
@@ -199,7 +201,7 @@ impl App {
             } else if analysis_open {
                 analysis = lap_analysis::draw(ctx, laps);
             } else if flow.is_open() {
-                applied = flow.show(ctx, aids_of_car);
+                applied = flow.show(ctx, aids_of_car, sound_status, telemetry_status);
             } else if paused && viewer.is_none() {
                 choice = pause_menu::draw(ctx, None);
             }

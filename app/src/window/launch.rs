@@ -42,10 +42,6 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         .context("the simulator window needs a track (not the endless flat plane)")?;
     let mut flow = flow;
     flow.current = (loaded.vehicle.clone(), loaded.track.clone());
-    drive.sound_status().clone_into(&mut flow.audio_status);
-    drive
-        .telemetry_status()
-        .clone_into(&mut flow.telemetry_status);
 
     let event_loop =
         EventLoop::new().context("opening the display (is DISPLAY or WAYLAND_DISPLAY set?)")?;
