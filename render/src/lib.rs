@@ -12,8 +12,9 @@
 //!   resolved into the caller's target; it draws a [`FrameInput`] ([`frame_input`]), its
 //!   static meshes are vertex buffers drawn whole or by visible tiles.
 //! - [`track_geometry`]: the track's triangles; [`barrier_geometry`]: its barriers, drawn
-//!   from the physics polylines; [`roadside`]: braking boards, trees and buildings placed by
-//!   the track's rules (one tiled mesh with the barriers, left out over an imported scene).
+//!   from the physics polylines; [`roadside_placement`]: braking boards, trees and buildings
+//!   placed by the track's rules, and [`roadside`]: their triangles (one tiled mesh with the
+//!   barriers, left out over an imported scene).
 //! - [`VehicleVisual`] ([`vehicle_visual`]) sizes the generated car from `VehicleParams`;
 //!   [`VehiclePose`] ([`pose`]) is what is drawn of a `Snapshot`.
 //! - [`Camera`], [`CameraMode`] ([`camera`]): chase, cockpit, bonnet, orbit; camera-relative
@@ -89,6 +90,7 @@ pub mod pose;
 pub mod readback;
 pub mod rgba_image;
 pub mod roadside;
+pub mod roadside_placement;
 pub mod scene;
 mod scene_pipelines;
 pub mod scene_textures;

@@ -1,5 +1,5 @@
-//! Roadside furniture as triangles: the braking boards, trees and buildings that the
-//! physics track places by its layout's rules ([`gripline_physics::track::RoadsideItem`]).
+//! Roadside furniture as triangles: the braking boards, trees and buildings placed by the
+//! track's rules ([`RoadsideItem`], from [`crate::roadside_placement`]).
 //!
 //! - A **braking board** is a white board on two posts facing the oncoming traffic, its
 //!   distance in black seven-segment digits ("300", "200", "100"). Digits rather than the
@@ -17,11 +17,11 @@
 //! into one mesh that the scene groups into tiles for frustum culling.
 
 use glam::{DVec3, Mat4, Vec3};
-use gripline_physics::track::roadside::mix;
-use gripline_physics::track::{BuildingStyle, RoadsideItem, RoadsideKind};
+use gripline_physics::track::BuildingStyle;
 
 use crate::barrier_geometry::quad_facing;
 use crate::mesh::{MeshBuilder, material};
+use crate::roadside_placement::{RoadsideItem, RoadsideKind, mix};
 
 /// Height of a braking board's lower edge above the ground (m).
 pub const BOARD_BOTTOM_M: f32 = 0.8;
@@ -617,7 +617,7 @@ mod tests {
             for v in &one.vertices {
                 let p = Vec3::from(v.position);
                 let r = (p.truncate() - glam::Vec2::new(10.0, 20.0)).length();
-                assert!(f64::from(r) <= gripline_physics::track::roadside::TREE_CLEARANCE_M + 0.5);
+                assert!(f64::from(r) <= crate::roadside_placement::TREE_CLEARANCE_M + 0.5);
             }
             mesh.vertices.extend(one.vertices);
         }

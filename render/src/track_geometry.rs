@@ -15,6 +15,7 @@ use gripline_physics::track::{ObjectKind, TrackMesh};
 use crate::barrier_geometry::add_barriers;
 use crate::mesh::{MeshBuilder, material};
 use crate::roadside::{Detail, add_roadside};
+use crate::roadside_placement::place_roadside;
 
 /// Distance the far ground plane extends beyond the track's bounds (m).
 const FAR_GROUND_MARGIN_M: f64 = 6000.0;
@@ -108,10 +109,11 @@ impl TrackGeometry {
                 material::FAR_GROUND,
             );
         }
+        let items = place_roadside(track);
         let [roadside, roadside_far] = [Detail::Near, Detail::Far].map(|detail| {
             let mut roadside = MeshBuilder::new();
             add_barriers(&mut roadside, &track.barriers, &local);
-            add_roadside(&mut roadside, &track.roadside, &local, detail);
+            add_roadside(&mut roadside, &items, &local, detail);
             roadside
         });
         Self {

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use gripline_formats::track_file::{build_track_ron, parse_track_ron};
-use gripline_physics::track::{ObjectKind, ObjectSpec, RoadsideKind};
+use gripline_physics::track::{ObjectKind, ObjectSpec};
 
 /// A small closed track (a rounded square, some 600 m) in the old format: objects are a
 /// `Row` of boards and a `Single` cone only.
@@ -52,7 +52,7 @@ fn a_track_file_without_roadside_rules_loads_as_before() {
         .filter(|o| o.kind == ObjectKind::Marker && o.group == "boards")
         .count();
     assert_eq!(markers, 2, "Row boards still placed");
-    assert!(track.mesh.roadside.is_empty());
+    assert!(track.mesh.roadside_rules.rules.is_empty());
 }
 
 #[test]
@@ -71,25 +71,11 @@ fn roadside_rules_take_their_defaults() {
             .iter()
             .any(|o| matches!(o, ObjectSpec::Trees { seed: 0, .. }))
     );
+    // The built track carries the rules for the renderer to place
+    // (`render/tests/it/roadside_placement.rs` places them).
     let track = build_track_ron(&text, Path::new("new.ron")).expect("builds");
-    let boards = track
-        .mesh
-        .roadside
-        .iter()
-        .filter(|i| matches!(i.kind, RoadsideKind::BrakingBoard { .. }))
-        .count();
-    // The 200 m straights (between the corners at the square's ends) take 100 and 200 m.
-    assert!(boards >= 2, "{boards} boards");
-    let trees = track
-        .mesh
-        .roadside
-        .iter()
-        .filter(|i| matches!(i.kind, RoadsideKind::Tree { .. }))
-        .count();
-    assert!(trees > 20, "{trees} trees");
-    // The same file builds the same furniture (deterministic seed).
-    let again = build_track_ron(&text, Path::new("new.ron")).expect("builds");
-    assert_eq!(track.mesh.roadside, again.mesh.roadside);
+    assert_eq!(track.mesh.roadside_rules.rules.len(), 2);
+    assert!((track.mesh.roadside_rules.corner_radius_m - 60.0).abs() < 1e-12);
 }
 
 #[test]

@@ -23,6 +23,7 @@ use crate::ground::{WallRun, Walls};
 use super::barrier_spec::{BarrierPlacement, BarrierSpec};
 use super::centre_line::CentreLine;
 use super::layout::TrackLayout;
+use super::sample_edges::SampleEdges;
 use super::side::Side;
 
 /// A barrier built along the road: one polyline of its face's foot.
@@ -38,15 +39,6 @@ pub struct Barrier {
     pub outward: Vec<DVec3>,
     /// Whether the last point joins the first (a barrier all round a closed track).
     pub closed: bool,
-}
-
-/// Per centre-line sample: the road's edges and the outer edges of the bands beside it,
-/// `[left, right]`, and the horizontal unit vector to the left.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct SampleEdges {
-    pub(super) road: [DVec3; 2],
-    pub(super) outer: [DVec3; 2],
-    pub(super) horizontal_left: DVec3,
 }
 
 /// The barrier of strip `strip` on `side` at `placement`.

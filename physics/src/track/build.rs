@@ -13,11 +13,12 @@ use glam::DVec3;
 
 use crate::ground::{Surface, TriangleMesh};
 
-use super::barrier::{SampleEdges, build_barriers, walls_of};
+use super::barrier::{build_barriers, walls_of};
 use super::centre_line::{CentreLine, CentreLineSample};
 use super::layout::{ObjectSpec, PadShape, Reference, TrackLayout, polygon_turn_sign};
 use super::reference::{NamedReference, ReferenceGeometry};
-use super::roadside::place_roadside;
+use super::roadside_rules::RoadsideRules;
+use super::sample_edges::SampleEdges;
 use super::{PlacedObject, TrackError, TrackMesh};
 
 /// Largest side of a pad's grid cells (m): keeps triangles of big pads a sensible size.
@@ -74,7 +75,12 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
     let ground = TriangleMesh::new(data.vertices, data.triangles, data.surfaces)?;
     let objects = place_objects(layout, &ground)?;
     let references = resolve_references(layout, &ground, &centre_line)?;
-    let roadside = place_roadside(layout, &centre_line, &data.edges, &ground);
+    // The edges are kept only when every sample has its own.
+    let edges = if data.edges.len() == centre_line.samples().len() {
+        data.edges
+    } else {
+        Vec::new()
+    };
     Ok(TrackMesh {
         length_m: centre_line.length_m(),
         ground,
@@ -83,7 +89,8 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
         references,
         barriers,
         walls,
-        roadside,
+        edges,
+        roadside_rules: RoadsideRules::of(layout),
     })
 }
 
@@ -410,7 +417,7 @@ fn place_objects(
                     )?;
                 }
             }
-            // Placed by the roadside rules (`roadside`), for drawing only.
+            // Roadside rules: carried as data (`RoadsideRules`), placed by the renderer.
             ObjectSpec::BrakingBoards { .. }
             | ObjectSpec::Trees { .. }
             | ObjectSpec::Building { .. } => {}

@@ -15,11 +15,11 @@
 use glam::DVec3;
 
 use super::TrackError;
-use super::barrier::SampleEdges;
 use super::build::{MeshData, inside_scales};
 use super::centre_line::CentreLine;
 use super::cross_section::SideBand;
 use super::layout::TrackLayout;
+use super::sample_edges::SampleEdges;
 
 /// The widest a lane of road triangles may be (m); see the module docs.
 pub const MAX_ROAD_LANE_M: f64 = 1.0;

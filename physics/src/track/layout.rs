@@ -254,7 +254,7 @@ pub enum ObjectSpec {
         /// How many (at least 2).
         count: u32,
     },
-    /// Braking boards before every corner (see [`roadside`](super::roadside)): a corner starts
+    /// Braking boards before every corner (placed by the renderer): a corner starts
     /// where the centre line's horizontal radius drops below `corner_radius_m` after a
     /// straight; one board stands at each of `distances_m` of path distance before that point
     /// that still lies on the straight, on the outside of the approach, `side_offset_m`

@@ -11,8 +11,9 @@
 //!   surface per triangle (which implements [`Ground`]), the sampled [`CentreLine`] with
 //!   station queries, the objects standing on the ground and the references resolved, and
 //!   the barriers beside the road ([`barrier`]) as polylines and as [`Walls`] the car body
-//!   collides with, and the roadside furniture ([`roadside`]: braking boards, trees,
-//!   buildings) placed by the layout's rules for the renderer.
+//!   collides with, the edges of the road and run-off at each sample ([`SampleEdges`]), and
+//!   the layout's rules for roadside furniture ([`RoadsideRules`]: braking boards, trees,
+//!   buildings), which the renderer places.
 //!
 //! Conventions: world frame right-handed, z up; x east, y north. Headings are measured
 //! counter-clockwise from east. Banking is a rotation of the road's cross-section about the
@@ -26,7 +27,8 @@ pub mod centre_line;
 pub mod cross_section;
 pub mod layout;
 pub mod reference;
-pub mod roadside;
+pub mod roadside_rules;
+pub mod sample_edges;
 pub mod side;
 
 #[cfg(test)]
@@ -50,7 +52,8 @@ pub use layout::{
 pub use reference::{
     Lane, LaneChange, LaneChangeSection, LaneSpec, NamedReference, ReferenceGeometry,
 };
-pub use roadside::{RoadsideItem, RoadsideKind};
+pub use roadside_rules::RoadsideRules;
+pub use sample_edges::SampleEdges;
 pub use side::Side;
 
 /// Why a layout could not be turned into a mesh.
@@ -127,9 +130,12 @@ pub struct TrackMesh {
     pub barriers: Vec<Barrier>,
     /// The barriers as collision geometry for the car body.
     pub walls: Walls,
-    /// Braking boards, trees and buildings the layout's rules place beside the road, for
-    /// drawing only (nothing here collides with the car).
-    pub roadside: Vec<RoadsideItem>,
+    /// The road's and the run-off's edges at each centre-line sample, in the samples'
+    /// order; empty when the build did not record one per sample.
+    pub edges: Vec<SampleEdges>,
+    /// The layout's rules for braking boards, trees and buildings, placed and drawn by the
+    /// renderer (nothing there collides with the car).
+    pub roadside_rules: RoadsideRules,
 }
 
 impl TrackMesh {

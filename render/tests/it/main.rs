@@ -5,6 +5,7 @@ mod common;
 
 mod golden;
 mod roadside;
+mod roadside_placement;
 mod snapshot_pose;
 mod software_ui_painter;
 mod torcs_scene;

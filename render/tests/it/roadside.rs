@@ -15,7 +15,8 @@ use glam::DVec3;
 use gripline_formats::assets;
 use gripline_formats::track_file::load_track;
 use gripline_formats::vehicle_file::load_vehicle;
-use gripline_physics::track::{RoadsideKind, TrackMesh};
+use gripline_physics::track::TrackMesh;
+use gripline_render::roadside_placement::{RoadsideKind, place_roadside};
 use gripline_render::{
     CameraView, FrameInput, GpuContext, OffscreenRenderer, RenderSettings, RgbaImage, VehiclePose,
     VehicleVisual,
@@ -102,16 +103,15 @@ fn green(p: [f64; 3]) -> bool {
 }
 
 #[test]
-fn circuit_wall_boards_and_trees_are_drawn_where_physics_puts_them() {
+fn circuit_walls_boards_and_trees_are_drawn_where_they_are_placed() {
     let Some(gpu) = gpu() else { return };
     let track = load_track(&assets::resolve_track("circuit").expect("circuit")).expect("load");
     let mesh = &track.mesh;
     let visual = visual();
     // On the main straight 130 m before T1's boards, 1.3 m above the road, looking ahead.
     let line = &mesh.centre_line;
-    let boards: Vec<_> = mesh
-        .roadside
-        .iter()
+    let boards: Vec<_> = place_roadside(mesh)
+        .into_iter()
         .filter(|i| matches!(i.kind, RoadsideKind::BrakingBoard { .. }))
         .filter(|i| {
             line.project(i.position)
@@ -133,10 +133,10 @@ fn circuit_wall_boards_and_trees_are_drawn_where_physics_puts_them() {
         "circuit roadside: {} triangles ({} barriers, {} items)",
         roadside.triangle_count(),
         mesh.barriers.len(),
-        mesh.roadside.len()
+        place_roadside(mesh).len()
     );
     let mut bare_mesh = mesh.clone();
-    bare_mesh.roadside.clear();
+    bare_mesh.roadside_rules.rules.clear();
     bare_mesh.barriers.clear();
     let bare = render(gpu, &bare_mesh, &visual, &pose, view);
     bare.write_png(&out_dir().join("t1_approach_bare.png"))
@@ -190,8 +190,7 @@ fn circuit_wall_boards_and_trees_are_drawn_where_physics_puts_them() {
 
     // Trees in view, 40 to 200 m away: green at 5 m up their axis, unlike the bare frame.
     let (mut trees, mut drawn) = (0, 0);
-    for t in mesh
-        .roadside
+    for t in place_roadside(mesh)
         .iter()
         .filter(|i| matches!(i.kind, RoadsideKind::Tree { .. }))
     {
@@ -220,9 +219,8 @@ fn a_braking_board_shows_its_distance_in_digits() {
     let mesh = &track.mesh;
     let visual = visual();
     let line = &mesh.centre_line;
-    let board = mesh
-        .roadside
-        .iter()
+    let board = place_roadside(mesh)
+        .into_iter()
         .find(|i| {
             matches!(i.kind, RoadsideKind::BrakingBoard { distance_m, .. } if (distance_m - 100.0).abs() < 1e-9)
         })
@@ -238,7 +236,7 @@ fn a_braking_board_shows_its_distance_in_digits() {
         .write_png(&out_dir().join("board_close.png"))
         .expect("png");
     let mut bare_mesh = mesh.clone();
-    bare_mesh.roadside.clear();
+    bare_mesh.roadside_rules.rules.clear();
     let bare = render(gpu, &bare_mesh, &visual, &pose, view);
     let (cx, cy) = pixel_of(&view, board.position + DVec3::Z * 1.5).expect("on screen");
     let (mut white, mut dark) = (0, 0);
@@ -273,9 +271,8 @@ fn circuit_pit_straight_from_above() {
         .write_png(&out_dir().join("pit_straight.png"))
         .expect("png");
     // The pit building's face (light grey) is on screen where physics puts it.
-    let pits = mesh
-        .roadside
-        .iter()
+    let pits = place_roadside(mesh)
+        .into_iter()
         .find(|i| matches!(i.kind, RoadsideKind::Building { .. }))
         .expect("pit building");
     let px = pixel_of(&view, pits.position + DVec3::Z * 5.0).expect("pit building on screen");
@@ -304,7 +301,7 @@ fn imported_scenes_are_not_drawn_over_with_generated_barriers() {
         .expect("loads");
     let mut bare_mesh = track.mesh.clone();
     bare_mesh.barriers.clear();
-    bare_mesh.roadside.clear();
+    bare_mesh.roadside_rules.rules.clear();
     let visual = visual();
     let settings = QualityTier::Low.settings(1);
     let pose = VehiclePose::on_centre_line(&track.mesh, &visual, 8.0, 0.0).expect("pose");
@@ -346,10 +343,11 @@ fn imported_scenes_are_not_drawn_over_with_generated_barriers() {
 #[test]
 fn circuit_boards_and_trees_are_drawn_where_the_rules_put_them() {
     use gripline_physics::ground::Ground;
-    use gripline_physics::track::roadside::corner_starts;
-    use gripline_physics::track::{RoadsideItem, Side};
+    use gripline_physics::track::Side;
     use gripline_render::mesh::MeshBuilder;
     use gripline_render::roadside::{Detail, add_roadside};
+    use gripline_render::roadside_placement::RoadsideItem;
+    use gripline_render::roadside_placement::corner_starts;
     let track = load_track(&assets::resolve_track("circuit").expect("circuit")).expect("load");
     let mesh = &track.mesh;
     let line = &mesh.centre_line;
@@ -371,7 +369,7 @@ fn circuit_boards_and_trees_are_drawn_where_the_rules_put_them() {
             .collect::<Vec<_>>()
     };
     let mut boards = 0;
-    for item in &mesh.roadside {
+    for item in &place_roadside(mesh) {
         match item.kind {
             RoadsideKind::BrakingBoard { distance_m, .. } => {
                 boards += 1;
@@ -416,8 +414,7 @@ fn proving_ground_trees_line_the_edge_of_its_base() {
         .write_png(&out_dir().join("proving_ground_south.png"))
         .expect("png");
     let (mut trees, mut drawn) = (0, 0);
-    for t in mesh
-        .roadside
+    for t in place_roadside(mesh)
         .iter()
         .filter(|i| matches!(i.kind, RoadsideKind::Tree { .. }))
     {

@@ -1,6 +1,7 @@
-//! Roadside furniture that a layout asks for by rule ([`ObjectSpec::BrakingBoards`],
-//! [`ObjectSpec::Trees`], [`ObjectSpec::Building`]), placed along the built centre line for
-//! the renderer.
+//! Roadside furniture that a track's layout asks for by rule ([`ObjectSpec::BrakingBoards`],
+//! [`ObjectSpec::Trees`], [`ObjectSpec::Building`], carried by the built track as
+//! [`RoadsideRules`]), placed along its centre line and beyond its run-off's edges
+//! ([`TrackMesh::edges`]) for drawing ([`crate::roadside`]).
 //!
 //! Nothing here collides with the car: the trees and buildings stand beyond the run-off and
 //! its barriers, where the car cannot go, and the boards, like cones and markers, are not
@@ -23,12 +24,10 @@
 
 use glam::DVec3;
 
-use crate::ground::TriangleMesh;
-
-use super::barrier::SampleEdges;
-use super::centre_line::CentreLine;
-use super::layout::{BuildingStyle, ObjectSpec, TrackLayout};
-use super::side::Side;
+use gripline_physics::ground::TriangleMesh;
+use gripline_physics::track::{
+    BuildingStyle, CentreLine, ObjectSpec, RoadsideRules, SampleEdges, Side, TrackMesh,
+};
 
 /// Horizontal distance around a tree's trunk that must be free of ground (m): its crown's
 /// reach.
@@ -341,24 +340,26 @@ fn building(
     }
 }
 
-/// Places the roadside furniture that `layout`'s rules ask for along its built centre line
-/// (`edges`: one entry per sample, or empty) beside `ground`.
-pub(super) fn place_roadside(
-    layout: &TrackLayout,
-    centre_line: &CentreLine,
-    edges: &[SampleEdges],
-    ground: &TriangleMesh,
-) -> Vec<RoadsideItem> {
+/// Places the roadside furniture that `track`'s rules ask for along its centre line, beyond
+/// its run-off's edges (the road's edges when the track recorded none) and off its ground.
+#[must_use]
+pub fn place_roadside(track: &TrackMesh) -> Vec<RoadsideItem> {
+    let centre_line = &track.centre_line;
+    let ground = &track.ground;
+    let RoadsideRules {
+        corner_radius_m,
+        rules,
+    } = &track.roadside_rules;
     let mut out = Vec::new();
     if centre_line.samples().len() < 2 {
         return out;
     }
-    let edges = if edges.len() == centre_line.samples().len() {
-        edges
+    let edges: &[SampleEdges] = if track.edges.len() == centre_line.samples().len() {
+        &track.edges
     } else {
         &[]
     };
-    for spec in &layout.objects {
+    for spec in rules {
         match spec {
             ObjectSpec::BrakingBoards {
                 distances_m,
@@ -366,7 +367,7 @@ pub(super) fn place_roadside(
             } => braking_boards(
                 centre_line,
                 ground,
-                layout.corner_radius_m,
+                *corner_radius_m,
                 distances_m,
                 *side_offset_m,
                 &mut out,
