@@ -23,6 +23,8 @@
 //! | [`anti_roll_bar`] | force from the difference of compressions (Wolfe, workshop VI) |
 //! | [`wheel`] | ground contact, ISO-W kinematics, transient slip (low speed), rolling resistance |
 //! | [`steering`] | ratio, lock, Ackermann, column torque |
+//! | [`kingpin`] | the steering axis (caster, inclination, trail, scrub) and the road's moment about it |
+//! | [`steer_camber`] | camber change with steer from caster and kingpin inclination |
 //! | [`brakes`] | pedal, bias, handbrake, ABS, traction control |
 //! | [`aero`] | drag and axle downforce |
 //! | [`body_contact`] | penalty contact of the body box with the ground |
@@ -37,16 +39,21 @@
 //! body's, the tyre is vertically rigid); suspension travel is a straight line along body z;
 //! tyre lateral forces act at the axle's roll-centre height, longitudinal forces at the contact
 //! patch (no anti-dive or anti-squat geometry); the steering is rigid (no column compliance).
+//! Steering about the inclined kingpin axis leans the wheels and its lift gives the column its
+//! centring moment, but does not move the wheels in their suspension (no diagonal weight
+//! jacking from caster).
 
 pub mod aero;
 pub mod anti_roll_bar;
 pub mod body_contact;
 pub mod brakes;
 pub mod chassis;
+pub mod kingpin;
 pub mod model;
 pub mod params;
 pub mod setup;
 pub mod setup_figures;
+pub mod steer_camber;
 pub mod steering;
 pub mod steering_feel;
 pub mod suspension;

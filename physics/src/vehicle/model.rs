@@ -530,7 +530,13 @@ impl Vehicle {
         self.time_s += dt;
 
         // 8. Steering torque.
-        let column = p.steering.front_column_torque(&tyres.forces);
+        let tyre_loads_n: [f64; 4] = std::array::from_fn(|i| tyres.telemetry[i].load_n);
+        let column = p.steering.front_column_torque(
+            p.front.wheel.radius_m,
+            steering.road_wheels_rad,
+            &tyres.forces,
+            &tyre_loads_n,
+        );
         tyres.record_spins(&self.spins);
 
         // 9. Tyre temperatures and wear; telemetry.

@@ -195,14 +195,31 @@ pub struct SteeringParams {
     /// Share of full Ackermann geometry (-): 0 parallel steer, 1 full Ackermann for the
     /// wheelbase and front track, negative for anti-Ackermann.
     pub ackermann: f64,
+    /// Caster angle of the front kingpin axes (deg), positive with the axis' top rearwards;
+    /// default 0 (a vertical axis in side view). See [`super::kingpin`].
+    #[serde(default)]
+    pub caster_deg: f64,
+    /// Kingpin (steering-axis) inclination of the front wheels (deg), positive with the axis'
+    /// top inboard; default 0. Steering about an inclined axis lifts the car, which centres
+    /// the steering at any speed, and leans the wheels ([`super::steer_camber`]).
+    #[serde(default)]
+    pub kingpin_inclination_deg: f64,
     /// Mechanical (caster) trail at the ground (m): the kingpin axis meets the road this far
-    /// ahead of the contact centre; `wheel radius * tan(caster)` for a hub on the axis.
-    pub mechanical_trail_m: f64,
+    /// ahead of the contact centre. Optional: without it, `wheel radius * tan(caster)`, the
+    /// trail of a hub on the axis ([`SteeringParams::trail_m`]).
+    #[serde(default)]
+    pub mechanical_trail_m: Option<f64>,
     /// Scrub radius at the ground (m), positive when the kingpin axis meets the road inboard of
     /// the contact centre.
     pub scrub_radius_m: f64,
     /// Efficiency of rack and column in passing the road's torque back to the wheel (-).
     pub efficiency: f64,
+    /// Share of the rack's load the power assistance carries (-): the driver's column torque
+    /// is `1 - power_assist` of the unassisted one. Default 0, manual steering. Force feedback
+    /// normalises each car by its own peak column torque, so this changes the telemetry's
+    /// column torque, not the feel at a given gain.
+    #[serde(default)]
+    pub power_assist: f64,
 }
 
 /// Service brakes and handbrake. Pedal to torque is linear.
@@ -311,7 +328,12 @@ impl Default for VehicleParams {
     /// - Rolling resistance: VR-Design Studio's 0.004 + 0.090 s/km.
     /// - Brakes: 8 kN·m total (enough to lock every wheel on dry asphalt), 62 % front.
     /// - Steering: lock 450 deg each side, 60 % Ackermann, 30 mm trail (6 deg caster on a
-    ///   0.315 m wheel gives 33 mm), 10 mm scrub radius, 90 % efficiency.
+    ///   0.315 m wheel gives 33 mm), 10 mm scrub radius, 90 % efficiency, no power assistance
+    ///   (force feedback normalises it away). Caster 7 deg (the figure commonly quoted for
+    ///   the C5's factory alignment, not checked against a GM manual) and kingpin inclination
+    ///   11 deg (a typical value for a double-wishbone front; no published C5 figure found),
+    ///   as in `assets/vehicles/corvette-c5.ron`; the 30 mm trail then stands for a hub
+    ///   about 9 mm ahead of the axis.
     /// - Aero lift: no published figures; zero.
     fn default() -> Self {
         let front_wheel = WheelParams {
@@ -400,9 +422,12 @@ impl Default for VehicleParams {
                 ratio: 16.1,
                 lock_deg: 450.0,
                 ackermann: 0.6,
-                mechanical_trail_m: 0.03,
+                caster_deg: 7.0,
+                kingpin_inclination_deg: 11.0,
+                mechanical_trail_m: Some(0.03),
                 scrub_radius_m: 0.01,
                 efficiency: 0.9,
+                power_assist: 0.0,
             },
             brakes: BrakeParams {
                 max_torque_n_m: 8_000.0,
@@ -667,9 +692,19 @@ impl Validate for SteeringParams {
             );
         }
         v.in_range("ackermann", self.ackermann, -1.0, 1.5);
-        v.in_range("mechanical_trail_m", self.mechanical_trail_m, -0.1, 0.2);
+        v.in_range("caster_deg", self.caster_deg, -10.0, 20.0);
+        v.in_range(
+            "kingpin_inclination_deg",
+            self.kingpin_inclination_deg,
+            -10.0,
+            25.0,
+        );
+        if let Some(trail) = self.mechanical_trail_m {
+            v.in_range("mechanical_trail_m", trail, -0.1, 0.2);
+        }
         v.in_range("scrub_radius_m", self.scrub_radius_m, -0.2, 0.2);
         v.in_range("efficiency", self.efficiency, 0.0, 1.0);
+        v.in_range("power_assist", self.power_assist, 0.0, 0.95);
     }
 }
 

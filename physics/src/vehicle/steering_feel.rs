@@ -7,12 +7,13 @@
 //! ratios and trails). A force-feedback gain that suits one clips or numbs another. The
 //! reference figure is the largest steady-state column torque the two front tyres produce at
 //! their static load when slip angle sweeps from 0 to 0.3 rad (free rolling, upright, the
-//! reference surface), through the car's own steering geometry
+//! reference surface, wheels straight), through the car's own steering geometry
 //! ([`crate::vehicle::params::SteeringParams::column_torque`]). Force feedback divides by it
 //! to normalise every car to one reference torque, so one user gain fits every car.
 
 use crate::powertrain::Drivetrain;
 use crate::tire::{Tire, TireInput, TireModel};
+use crate::vehicle::kingpin::KingpinLoads;
 use crate::vehicle::params::VehicleParams;
 use crate::vehicle::wheel::TYRE_MIN_SPEED_M_PER_S;
 
@@ -48,9 +49,15 @@ impl SteeringFeel {
             if (-out.fy) > peak_fy.0 {
                 peak_fy = (-out.fy, alpha);
             }
+            let wheel = KingpinLoads {
+                fy: out.fy,
+                fz: load,
+                mz: out.mz,
+                ..KingpinLoads::default()
+            };
             let column = params
                 .steering
-                .column_torque([0.0; 2], [out.fy; 2], [out.mz; 2])
+                .column_torque(front.wheel.radius_m, &[wheel; 2])
                 .abs();
             if column.is_finite() {
                 peak_column = peak_column.max(column);
@@ -119,12 +126,15 @@ mod tests {
         assert!((feel.rear_peak_slip_ratio - kappa).abs() <= 0.0025);
         // The column torque lies between the mechanical trail's share at the peak (where the
         // pneumatic trail has vanished) and the full trail's at the peak force:
-        // 2 eff t_m D Fz / ratio <= T <= 2 eff (t_m + t_0) D Fz / ratio.
+        // 2 eff e_z t_m D Fz / ratio <= T <= 2 eff e_z (t_m + t_0) D Fz / ratio, with e_z
+        // the cosine of the kingpin axis' lean (the wheels are straight: no jacking moment).
         let s = &params.steering;
         let fz = params.static_wheel_load_n(0);
-        let per_trail = 2.0 * s.efficiency * tyre.lateral.d * fz / s.ratio;
-        let low = per_trail * s.mechanical_trail_m;
-        let high = per_trail * (s.mechanical_trail_m + tyre.initial_trail_m);
+        let r = params.front.wheel.radius_m;
+        let e_z = crate::vehicle::kingpin::KingpinAxis::of(s, r).direction(1.0)[2];
+        let per_trail = 2.0 * s.efficiency * e_z * tyre.lateral.d * fz / s.ratio;
+        let low = per_trail * s.trail_m(r);
+        let high = per_trail * (s.trail_m(r) + tyre.initial_trail_m);
         assert!(
             feel.peak_column_torque_nm >= low * 0.999 && feel.peak_column_torque_nm <= high,
             "{} not in {low}..{high}",

@@ -20,6 +20,7 @@ use glam::DVec3;
 use super::brakes::WheelSlipSensor;
 use super::chassis::{BodyLoads, RigidBody};
 use super::params::{GRAVITY, VehicleParams};
+use super::steer_camber::steer_camber_deg;
 use super::telemetry::WheelTelemetry;
 use super::tyre_heat::TyreHeat;
 use super::wheel::{
@@ -110,9 +111,15 @@ impl TyreForces {
         } else {
             toe
         };
+        let kingpin_steer = if corner.axle == 0 {
+            inputs.road_wheels_rad[i]
+        } else {
+            0.0
+        };
         let camber = (ap.static_camber_deg
-            + ap.camber_gain_deg_per_m * (c.compression - corner.static_compression))
-            .to_radians();
+            + ap.camber_gain_deg_per_m * (c.compression - corner.static_compression)
+            + steer_camber_deg(&p.steering, corner.side, kingpin_steer))
+        .to_radians();
         let omega = inputs.spins[i].omega;
         self.telemetry[i] = WheelTelemetry {
             spin_rad_per_s: omega,

@@ -8,6 +8,7 @@ use crate::controls::Controls;
 use crate::ground::{FlatGround, Surface};
 use crate::powertrain::{Differential, Drivetrain};
 use crate::tire::{SimplifiedPacejka, Tire, TireInput, TireModel};
+use crate::vehicle::kingpin::KingpinAxis;
 use crate::vehicle::{GRAVITY, Vehicle, VehicleParams};
 
 /// Coast-down from 100 km/h in neutral: the initial deceleration is the aerodynamic drag plus
@@ -146,8 +147,9 @@ impl VehicleParams {
 /// In a steady left turn the column torque opposes the steering (self-centring, negative),
 /// the front axle carries its share of the lateral force `m a_y b / L` (within 5 %), and the
 /// torque is the kingpin moment of that force over trail and pneumatic trail through the ratio:
-/// `-eta (t_p + t_m) Fy_front / ratio` with the simplified Pacejka's 25 mm initial pneumatic
-/// trail, within 10 % (the trail shortens a little with slip). With no mechanical trail or
+/// `eta (-e_z (t_p + t_m) Fy_front + M_v) / ratio` with the simplified Pacejka's 25 mm initial
+/// pneumatic trail, `e_z` the cosine of the kingpin axis' lean and `M_v` the tyre loads'
+/// moment about it, within 10 % (the trail shortens a little with slip). With no mechanical trail or
 /// scrub and full efficiency it is exactly the sum of the aligning moments over the ratio.
 #[test]
 fn column_torque_self_aligns_with_the_expected_magnitude() {
@@ -159,7 +161,19 @@ fn column_torque_self_aligns_with_the_expected_magnitude() {
     let mz_front = s.wheels[0].mz_n_m + s.wheels[1].mz_n_m;
     let ay = s.specific_force_body.y;
     let share = v.mass_kg() * ay * p.cg_to_rear_axle_m() / p.chassis.wheelbase_m;
-    let expected = -p.steering.efficiency * (0.025 + p.steering.mechanical_trail_m) * fy_front
+    // The tyre loads' moment about the inclined kingpins: the small centring one of the steer
+    // and the larger one of the lateral load transfer (caster and inclination with trail and
+    // scrub, opposite on the two sides), which turns the wheels into the turn.
+    let r = p.front.wheel.radius_m;
+    let axis = KingpinAxis::of(&p.steering, r);
+    let e_z = axis.direction(1.0)[2];
+    let [left, right] =
+        p.steering
+            .road_wheel_angles(s.steering_wheel_rad, p.chassis.wheelbase_m, p.front.track_m);
+    let jacking = axis.jacking_moment(1.0, left, s.wheels[0].load_n)
+        + axis.jacking_moment(-1.0, right, s.wheels[1].load_n);
+    let expected = p.steering.efficiency
+        * (-e_z * (0.025 + p.steering.trail_m(r)) * fy_front + jacking)
         / p.steering.ratio;
     eprintln!(
         "column torque {:.3} N·m vs {expected:.3}; front Fy {fy_front:.1} N vs m a_y b / L \
@@ -175,8 +189,10 @@ fn column_torque_self_aligns_with_the_expected_magnitude() {
     );
 
     let mut params = v.params().clone();
-    params.steering.mechanical_trail_m = 0.0;
+    params.steering.mechanical_trail_m = Some(0.0);
     params.steering.scrub_radius_m = 0.0;
+    params.steering.caster_deg = 0.0;
+    params.steering.kingpin_inclination_deg = 0.0;
     params.steering.efficiency = 1.0;
     let (_, tires) = understeering_car();
     let mut bare = Vehicle::new(params, tires).expect("valid");
@@ -184,6 +200,69 @@ fn column_torque_self_aligns_with_the_expected_magnitude() {
     let s = bare.snapshot();
     let sum_mz = (s.wheels[0].mz_n_m + s.wheels[1].mz_n_m) / bare.params().steering.ratio;
     assert!((s.column_torque_n_m - sum_mz).abs() <= 1e-12 * sum_mz.abs());
+}
+
+/// The column torque after turning the steering wheel to `wheel_rad` over 0.5 s with the car
+/// at `speed` (m/s, in neutral) and holding it for 1.5 s, on `params`.
+fn column_torque_at_parking(params: &VehicleParams, speed: f64, wheel_rad: f64) -> (f64, f64) {
+    let mut v = Vehicle::new(params.clone(), super::simple_tires()).expect("valid");
+    let g = FlatGround::default();
+    super::coast_in_neutral(&mut v);
+    v.set_forward_speed(speed);
+    run(&mut v, &Controls::default(), &g, 0.5, DT);
+    for i in 0..500 {
+        let c = Controls {
+            steering_wheel_rad: wheel_rad * f64::from(i + 1) / 500.0,
+            ..Controls::default()
+        };
+        v.step(&c, &g, DT);
+    }
+    let c = Controls {
+        steering_wheel_rad: wheel_rad,
+        ..Controls::default()
+    };
+    run(&mut v, &c, &g, 1.5, DT);
+    let s = v.snapshot();
+    (s.column_torque_n_m, s.wheels[0].load_n + s.wheels[1].load_n)
+}
+
+/// Parking speed (standing, and rolling at 1 m/s), the steering wheel turned 1.5 rad either
+/// way: the column torque centres (sign opposite to the steer), and caster and kingpin
+/// inclination add to it the tyre loads' jacking moment, about
+/// `-eta Fz (d sin(KPI) - t sin(caster)) sin(delta) / ratio` with `Fz` the front axle's load
+/// and `d` the spindle length (within 10 %: the small-angle form and the Ackermann split).
+/// Standing, the tyres give no force and without caster or inclination there is no torque
+/// (under 1 % of it); at 1 m/s the tyres' aligning torque adds to the geometry's.
+#[test]
+fn caster_and_kingpin_inclination_centre_the_steering_at_parking_speed() {
+    let p = VehicleParams::default();
+    let mut upright = p.clone();
+    upright.steering.caster_deg = 0.0;
+    upright.steering.kingpin_inclination_deg = 0.0;
+    let r = p.front.wheel.radius_m;
+    let (caster, kpi) = (
+        p.steering.caster_deg.to_radians(),
+        p.steering.kingpin_inclination_deg.to_radians(),
+    );
+    let spindle = p.steering.scrub_radius_m + r * kpi.tan();
+    let lever = spindle * kpi.sin() - p.steering.trail_m(r) * caster.sin();
+    for speed in [0.0, 1.0] {
+        for wheel in [1.5, -1.5] {
+            let (with, front_load) = column_torque_at_parking(&p, speed, wheel);
+            let (without, _) = column_torque_at_parking(&upright, speed, wheel);
+            let delta = wheel / p.steering.ratio;
+            let hand = -p.steering.efficiency * front_load * lever * delta.sin() / p.steering.ratio;
+            eprintln!(
+                "{speed} m/s, wheel {wheel} rad: column {with:.4} N·m with caster and KPI \
+                 (hand {hand:.4}), {without:.4} N·m without"
+            );
+            assert!(with * wheel < 0.0, "centring");
+            assert!(((with - without) / hand - 1.0).abs() < 0.1);
+            if speed == 0.0 {
+                assert!(without.abs() < 0.01 * with.abs());
+            }
+        }
+    }
 }
 
 /// Full braking from 30 m/s on dry asphalt: without ABS the wheels lock and stay locked; with
