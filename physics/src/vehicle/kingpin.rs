@@ -71,7 +71,7 @@
 //! `(1 - power_assist) * efficiency * (M_kp,L + M_kp,R) / ratio` ([`SteeringParams`]).
 
 use super::params::SteeringParams;
-use super::steer_camber::spin_axis_rise;
+use super::steer_camber::{axis_components, spin_axis_rise};
 
 /// What a steered wheel puts on its kingpin axis: steer angle, tyre forces in the wheel's
 /// ISO-W contact frame and the aligning moment.
@@ -119,16 +119,17 @@ impl KingpinAxis {
 
     /// The unit axis pointing up, `(x, y, z)` in body axes, for `side` (`+1` left, `-1` right).
     pub fn direction(&self, side: f64) -> [f64; 3] {
-        let (tan_caster, tan_incl) = (self.caster_rad.tan(), self.inclination_rad.tan());
-        let n = (1.0 + tan_caster * tan_caster + tan_incl * tan_incl).sqrt();
-        [-tan_caster / n, -side * tan_incl / n, 1.0 / n]
+        let (k_caster, k_incl, e_z) = self.components();
+        [-k_caster, -side * k_incl, e_z]
     }
 
     /// How far the ground lifts the corner (m) when the wheel on `side` is steered by
     /// `steer_rad` with the body held: `-h(δ)` of the module docs.
     pub fn lift_m(&self, side: f64, steer_rad: f64) -> f64 {
-        let (w_z, _) = self.centre_height(side, steer_rad);
-        let (rise, _) = spin_axis_rise(self.caster_rad, self.inclination_rad, side, steer_rad);
+        let components = self.components();
+        let (sin, cos) = steer_rad.sin_cos();
+        let (w_z, _) = self.centre_height(components, side, sin, cos);
+        let (rise, _) = spin_axis_rise(components, side, sin, cos);
         let r = self.wheel_radius_m;
         -(w_z - r * (1.0 - rise * rise).max(0.0).sqrt())
     }
@@ -136,30 +137,45 @@ impl KingpinAxis {
     /// The vertical load's moment about the axis (N·m, positive turning the wheel left) of
     /// the wheel on `side` at `steer_rad` with tyre load `fz`: `M_v = Fz h'(δ)`.
     pub fn jacking_moment(&self, side: f64, steer_rad: f64, fz: f64) -> f64 {
-        let (_, w_z_slope) = self.centre_height(side, steer_rad);
-        let (rise, rise_slope) =
-            spin_axis_rise(self.caster_rad, self.inclination_rad, side, steer_rad);
-        let lean = (1.0 - rise * rise).max(1e-12).sqrt();
-        fz * (w_z_slope + self.wheel_radius_m * rise * rise_slope / lean)
+        self.jacking_with(self.components(), side, steer_rad, fz)
     }
 
     /// The road's whole moment about the axis of the wheel on `side` (N·m, positive turning
     /// the wheel left): `e_z (Mz - t Fy - s r_s Fx) + M_v`.
     pub fn moment(&self, side: f64, wheel: &KingpinLoads) -> f64 {
-        let e_z = self.direction(side)[2];
+        let components = self.components();
         let ground = wheel.mz - self.trail_m * wheel.fy - side * self.scrub_radius_m * wheel.fx;
-        e_z * ground + self.jacking_moment(side, wheel.steer_rad, wheel.fz)
+        components.2 * ground + self.jacking_with(components, side, wheel.steer_rad, wheel.fz)
+    }
+
+    /// `(k_τ, k_σ, e_z)`: the axis pointing up is `(-k_τ, -s k_σ, e_z)`.
+    fn components(&self) -> (f64, f64, f64) {
+        axis_components(self.caster_rad, self.inclination_rad)
+    }
+
+    /// [`KingpinAxis::jacking_moment`] with the axis' components already computed.
+    fn jacking_with(&self, components: (f64, f64, f64), side: f64, steer_rad: f64, fz: f64) -> f64 {
+        let (sin, cos) = steer_rad.sin_cos();
+        let (_, w_z_slope) = self.centre_height(components, side, sin, cos);
+        let (rise, rise_slope) = spin_axis_rise(components, side, sin, cos);
+        let lean = (1.0 - rise * rise).max(1e-12).sqrt();
+        fz * (w_z_slope + self.wheel_radius_m * rise * rise_slope / lean)
     }
 
     /// The wheel centre's height above the ground at the straight-ahead, `W_z(δ)`, and its
-    /// slope `W_z'(δ)`, with the body held.
-    fn centre_height(&self, side: f64, steer_rad: f64) -> (f64, f64) {
-        let [e_x, e_y, e_z] = self.direction(side);
+    /// slope `W_z'(δ)`, with the body held, at a steer of sine `sin` and cosine `cos`.
+    fn centre_height(
+        &self,
+        (k_caster, k_incl, e_z): (f64, f64, f64),
+        side: f64,
+        sin: f64,
+        cos: f64,
+    ) -> (f64, f64) {
+        let (e_x, e_y) = (-k_caster, -side * k_incl);
         let (t, r_s, r) = (self.trail_m, self.scrub_radius_m, self.wheel_radius_m);
         // W0 = (-t, s r_s, R) from the axis' ground point.
         let cross_z = e_x * side * r_s + e_y * t;
         let dot = -e_x * t + e_y * side * r_s + e_z * r;
-        let (sin, cos) = steer_rad.sin_cos();
         let height = r * cos + cross_z * sin + e_z * dot * (1.0 - cos);
         let slope = -r * sin + cross_z * cos + e_z * dot * sin;
         (height, slope)

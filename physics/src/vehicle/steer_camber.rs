@@ -41,20 +41,26 @@
 
 use super::params::SteeringParams;
 
-/// The rise `a_z` of the outboard end of a steered wheel's spin axis (see the module docs)
-/// and its derivative `d a_z / dδ`, for caster `caster_rad` and kingpin inclination
-/// `inclination_rad`, on `side` (`+1` left, `-1` right) at steer `steer_rad` (positive left).
+/// The kingpin axis' components `(k_τ, k_σ, e_z)` for caster `caster_rad` and kingpin
+/// inclination `inclination_rad` (see the module docs): the axis pointing up is
+/// `(-k_τ, -s k_σ, e_z)`.
 #[inline]
-pub(crate) fn spin_axis_rise(
-    caster_rad: f64,
-    inclination_rad: f64,
-    side: f64,
-    steer_rad: f64,
-) -> (f64, f64) {
+pub(crate) fn axis_components(caster_rad: f64, inclination_rad: f64) -> (f64, f64, f64) {
     let (tan_caster, tan_incl) = (caster_rad.tan(), inclination_rad.tan());
     let n = (1.0 + tan_caster * tan_caster + tan_incl * tan_incl).sqrt();
-    let (k_caster, k_incl, e_z) = (tan_caster / n, tan_incl / n, 1.0 / n);
-    let (sin, cos) = steer_rad.sin_cos();
+    (tan_caster / n, tan_incl / n, 1.0 / n)
+}
+
+/// The rise `a_z` of the outboard end of a steered wheel's spin axis (see the module docs)
+/// and its derivative `d a_z / dδ`, for the axis' `components` ([`axis_components`]), on
+/// `side` (`+1` left, `-1` right) at a steer whose sine and cosine are `sin`, `cos`.
+#[inline]
+pub(crate) fn spin_axis_rise(
+    (k_caster, k_incl, e_z): (f64, f64, f64),
+    side: f64,
+    sin: f64,
+    cos: f64,
+) -> (f64, f64) {
     let rise = -side * k_caster * sin - e_z * k_incl * (1.0 - cos);
     let slope = -side * k_caster * cos - e_z * k_incl * sin;
     (rise, slope)
@@ -64,18 +70,18 @@ pub(crate) fn spin_axis_rise(
 /// `static_camber_deg`) of a front wheel on `side` (`+1` left, `-1` right) steered by
 /// `steer_rad` (road-wheel angle without toe, positive left) about the kingpin axis of
 /// `steering` (its caster and kingpin inclination): `asin(s k_τ sin δ + e_z k_σ (1 - cos δ))`,
-/// see the module docs. Exactly zero with neither caster nor inclination.
+/// see the module docs. Exactly zero straight ahead or with neither caster nor inclination.
 #[inline]
 pub fn steer_camber_deg(steering: &SteeringParams, side: f64, steer_rad: f64) -> f64 {
-    if steering.caster_deg == 0.0 && steering.kingpin_inclination_deg == 0.0 {
+    if steer_rad == 0.0 || (steering.caster_deg == 0.0 && steering.kingpin_inclination_deg == 0.0) {
         return 0.0;
     }
-    let (rise, _) = spin_axis_rise(
+    let components = axis_components(
         steering.caster_deg.to_radians(),
         steering.kingpin_inclination_deg.to_radians(),
-        side,
-        steer_rad,
     );
+    let (sin, cos) = steer_rad.sin_cos();
+    let (rise, _) = spin_axis_rise(components, side, sin, cos);
     -rise.clamp(-1.0, 1.0).asin().to_degrees()
 }
 
