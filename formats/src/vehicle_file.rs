@@ -395,6 +395,46 @@ mod tests {
         assert!(err.to_string().contains("colour"), "{err}");
     }
 
+    /// A steering section written before the kingpin axis (no caster, inclination or power
+    /// assistance) loads with a vertical axis and manual steering, its trail as given; without
+    /// a trail, the trail is the hub-on-axis `R tan(caster)`; a caster out of range is
+    /// reported by its path.
+    #[test]
+    fn the_kingpin_fields_are_optional_and_validated() {
+        let text = default_file().to_ron().unwrap();
+        let start = text.find("    steering: (").unwrap();
+        let end = start + text[start..].find("    ),\n").unwrap() + "    ),\n".len();
+        let old_section = "    steering: (\n        ratio: 16.1,\n        lock_deg: 450.0,\n        \
+            ackermann: 0.6,\n        mechanical_trail_m: 0.03,\n        scrub_radius_m: 0.01,\n        \
+            efficiency: 0.9,\n    ),\n";
+        let old = format!("{}{old_section}{}", &text[..start], &text[end..]);
+        let s = parse_vehicle_ron(&old, Path::new("v.ron"))
+            .unwrap()
+            .params
+            .steering;
+        assert_eq!(s.caster_deg, 0.0);
+        assert_eq!(s.kingpin_inclination_deg, 0.0);
+        assert_eq!(s.power_assist, 0.0);
+        assert_eq!(s.mechanical_trail_m, Some(0.03));
+
+        let no_trail = old
+            .replace("        mechanical_trail_m: 0.03,\n", "")
+            .replace(
+                "        ratio: 16.1,",
+                "        ratio: 16.1,\n        caster_deg: 6.0,",
+            );
+        let p = parse_vehicle_ron(&no_trail, Path::new("v.ron"))
+            .unwrap()
+            .params;
+        let r = p.front.wheel.radius_m;
+        assert_eq!(p.steering.mechanical_trail_m, None);
+        assert!((p.steering.trail_m(r) - r * 6f64.to_radians().tan()).abs() < 1e-15);
+
+        let bad = no_trail.replace("caster_deg: 6.0", "caster_deg: 40.0");
+        let err = parse_vehicle_ron(&bad, Path::new("v.ron")).unwrap_err();
+        assert!(err.to_string().contains("steering.caster_deg"), "{err}");
+    }
+
     #[test]
     fn syntax_errors_have_positions() {
         let err = parse_vehicle_ron("(\n  name: \"x\",\n  chassis: 5,\n)", Path::new("v.ron"))
