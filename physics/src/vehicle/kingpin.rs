@@ -59,9 +59,12 @@
 //! `-(Fz,L + Fz,R) d sin σ sin δ` lifts the car as either wheel steers away from the centre
 //! and so centres the steering (with `d` the spindle length), and whose caster term
 //! `(r_s sin τ) cos δ` acts in opposite senses on the two sides: it cancels when the loads are
-//! equal and adds the load difference's moment when they are not. The exact form carries
-//! one more term, `+Fz t sin τ sin δ`: with trail, steering leans the wheel (caster camber)
-//! and lowers its centre, which turns the wheel further (a bicycle's "wheel flop"). Kingpin
+//! equal and adds the load difference's moment when they are not. The derivation carries two
+//! more terms. `t sin σ` beside `r_s sin τ`: with trail and inclination, steering raises the
+//! inner corner and lowers the outer (caster jacking), so in a turn the more heavily loaded
+//! outer wheel turns the wheels a little into the turn. And `+Fz t sin τ sin δ`: with trail,
+//! steering leans the wheel (caster camber) and the car drops, which turns the wheel further
+//! (a bicycle's "wheel flop"). Kingpin
 //! inclination outweighs it on a road car (C5: `d sin σ = 0.014 m` against
 //! `t sin τ = 0.004 m`). Caster's own centring at parking speed on a real car comes from the
 //! load difference the diagonal jacking makes through the springs; here steering does not
