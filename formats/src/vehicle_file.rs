@@ -412,9 +412,9 @@ mod tests {
             .unwrap()
             .params
             .steering;
-        assert_eq!(s.caster_deg, 0.0);
-        assert_eq!(s.kingpin_inclination_deg, 0.0);
-        assert_eq!(s.power_assist, 0.0);
+        assert_eq!(s.caster_deg.to_bits(), 0f64.to_bits());
+        assert_eq!(s.kingpin_inclination_deg.to_bits(), 0f64.to_bits());
+        assert_eq!(s.power_assist.to_bits(), 0f64.to_bits());
         assert_eq!(s.mechanical_trail_m, Some(0.03));
 
         let no_trail = old
