@@ -43,6 +43,7 @@ pub mod anti_roll_bar;
 pub mod body_contact;
 pub mod brakes;
 pub mod chassis;
+pub mod link_loads;
 pub mod model;
 pub mod params;
 pub mod setup;

@@ -119,10 +119,19 @@ pub struct AxleParams {
     /// `static_camber_deg`; negative gains negative camber in bump).
     #[serde(default)]
     pub camber_gain_deg_per_m: f64,
-    /// Height above the ground at which the tyres' lateral forces act on the body (m): the
-    /// axle's roll centre. Zero puts them at the contact patch.
+    /// Height of the axle's roll centre above the ground (m, default 0): in front view the
+    /// links pass the tyres' lateral forces to the body along lines through it, so this much
+    /// of the lateral load transfer goes through the links rather than the springs
+    /// (`Fy_axle · h_rc / t`; see `link_loads`). Zero: all of it through springs and bars.
     #[serde(default)]
     pub roll_centre_height_m: f64,
+    /// Anti-dive (front) or anti-squat (rear) geometry as a fraction (-, default 0): the
+    /// side-view force line of this axle's tyres has the slope `fraction · h / L`, so `1.0`
+    /// carries all the pitch transfer of forces at this axle's patches through the links
+    /// (Milliken's 100 % anti-dive with all braking at the front, or 100 % anti-squat of a
+    /// rear-driven car), `0.0` all of it through the springs; negative gives pro-dive/squat.
+    #[serde(default)]
+    pub anti_pitch_fraction: f64,
 }
 
 /// Wheel, tyre contact behaviour and rolling resistance.
@@ -374,6 +383,7 @@ impl Default for VehicleParams {
                 static_toe_deg: 0.05,
                 camber_gain_deg_per_m: -15.0,
                 roll_centre_height_m: 0.05,
+                anti_pitch_fraction: 0.0,
             },
             rear: AxleParams {
                 track_m: 1.577,
@@ -395,6 +405,7 @@ impl Default for VehicleParams {
                 static_toe_deg: 0.1,
                 camber_gain_deg_per_m: -10.0,
                 roll_centre_height_m: 0.1,
+                anti_pitch_fraction: 0.0,
             },
             steering: SteeringParams {
                 ratio: 16.1,
@@ -597,6 +608,7 @@ impl Validate for AxleParams {
             200.0,
         );
         v.in_range("roll_centre_height_m", self.roll_centre_height_m, -0.5, 1.5);
+        v.in_range("anti_pitch_fraction", self.anti_pitch_fraction, -1.0, 1.5);
     }
 }
 

@@ -82,6 +82,8 @@ pub(crate) struct TyreForces {
     fx_per_spin: [f64; 4],
     /// Headings in the ground plane (world, unit).
     headings: [DVec3; 4],
+    /// Lateral axes of the contact frames (world, unit).
+    laterals: [DVec3; 4],
 }
 
 impl TyreForces {
@@ -186,19 +188,15 @@ impl TyreForces {
             }
         }
         self.headings[i] = k.x;
+        self.laterals[i] = k.y;
 
         // Forces on the body.
         let n = c.normal;
         let loose = k.planar_velocity * (-surface.loose_drag_s_per_m * fz);
-        let at_patch = k.x * out.fx + n * fz + loose;
-        let lateral = k.y * out.fy;
-        let lateral_point = c.point + n * ap.roll_centre_height_m;
-        body_loads.add(
-            at_patch + lateral,
-            (c.point - position).cross(at_patch)
-                + (lateral_point - position).cross(lateral)
-                + n * out.mz,
-        );
+        // The whole tyre force at the patch: the links' share of the load (`link_loads`)
+        // acts along lines through the patch, so nothing moves to the roll centre.
+        let at_patch = k.x * out.fx + k.y * out.fy + n * fz + loose;
+        body_loads.add(at_patch, (c.point - position).cross(at_patch) + n * out.mz);
 
         // Torque on the wheel and its slope in the spin: the tread spring acts explicitly,
         // the standstill damper implicitly (see `wheel`); the body gets the matching force
@@ -262,6 +260,14 @@ impl TyreForces {
 
     /// The contact speeds `(vx, vy)` (m/s) of the wheels that carry load, `None` for the
     /// others: what [`crate::vehicle::wheel::advance_deflections`] takes.
+    /// Each tyre's force in the ground plane (world, N; zero off the ground), `fx` after
+    /// [`TyreForces::follow_spins`]: what the links carry into the next step's loads.
+    pub(crate) fn planar_forces_world(&self) -> [DVec3; 4] {
+        std::array::from_fn(|i| {
+            self.headings[i] * self.forces[i].fx + self.laterals[i] * self.forces[i].fy
+        })
+    }
+
     pub(crate) fn loaded_contact_speeds(&self) -> [Option<(f64, f64)>; 4] {
         std::array::from_fn(|i| (self.telemetry[i].load_n > 0.0).then_some(self.contact_speeds[i]))
     }
