@@ -588,7 +588,7 @@ pub struct TireArgs {
     #[arg(long)]
     pub pressure: Option<f64>,
 
-    /// Surface friction scale (1 = the road the tyre data was measured on; 0.35 wet, 0.12 ice).
+    /// Surface friction scale (1 = the road the tyre data was measured on; 0.71 wet, 0.12 ice).
     #[arg(long, default_value_t = 1.0)]
     pub mu_scale: f64,
 
