@@ -79,6 +79,20 @@ impl Tire {
         }
     }
 
+    /// The carcass's longitudinal and lateral stiffnesses (N/m) where the tyre's data give
+    /// them: a Magic Formula file's `LONGITUDINAL_STIFFNESS` and `LATERAL_STIFFNESS` (both
+    /// positive; MF 5.2 files leave them zero).
+    pub fn carcass_stiffness_n_per_m(&self) -> Option<(f64, f64)> {
+        match self {
+            Tire::MagicFormula(m) => {
+                let c = m.coefficients();
+                let (cx, cy) = (c.longitudinal_stiffness, c.lateral_stiffness);
+                (cx.is_finite() && cx > 0.0 && cy.is_finite() && cy > 0.0).then_some((cx, cy))
+            }
+            _ => None,
+        }
+    }
+
     /// Turns the input range limits of the tyre data on or off (Magic Formula `[*_RANGE]`
     /// sections); models without such limits are returned unchanged.
     #[must_use]

@@ -46,6 +46,7 @@ pub mod chassis;
 pub mod link_loads;
 pub mod model;
 pub mod params;
+pub mod relaxation;
 pub mod setup;
 pub mod setup_figures;
 pub mod steering;

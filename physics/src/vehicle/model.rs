@@ -45,6 +45,7 @@ use super::brakes::DriverAids;
 use super::chassis::{BodyLoads, Pose, RigidBody};
 use super::link_loads::{in_body_frame, link_loads_n};
 use super::params::{AidParams, VehicleParams};
+use super::relaxation::RelaxationTable;
 use super::steering_feel::SteeringFeel;
 use super::suspension::tyre_loads;
 use super::telemetry::Snapshot;
@@ -153,6 +154,7 @@ impl Vehicle {
                 },
                 slip_stiffness_per_load: kx,
                 cornering_stiffness_per_load: ky,
+                relaxation: RelaxationTable::new(&ap.wheel, &tires[axle], load),
             }
         });
         let aero_points = AeroPoints {

@@ -145,10 +145,15 @@ pub struct WheelParams {
     /// Inflation pressure (Pa), passed to tyre models with pressure terms.
     pub tyre_pressure_pa: f64,
     /// Longitudinal relaxation length `sigma_kappa` (m): distance rolled for the slip ratio
-    /// seen by the tyre to reach 63 % of a step change.
-    pub relaxation_length_longitudinal_m: f64,
-    /// Lateral relaxation length `sigma_alpha` (m), likewise for the slip angle.
-    pub relaxation_length_lateral_m: f64,
+    /// seen by the tyre to reach 63 % of a step change. When omitted: from the tyre's slip
+    /// stiffness over its carcass stiffness at each load (Magic Formula files), else 0.15 m
+    /// (see `relaxation`).
+    #[serde(default)]
+    pub relaxation_length_longitudinal_m: Option<f64>,
+    /// Lateral relaxation length `sigma_alpha` (m), likewise for the slip angle; when
+    /// omitted from the tyre's cornering and carcass stiffnesses, else 0.35 m.
+    #[serde(default)]
+    pub relaxation_length_lateral_m: Option<f64>,
     /// Damping ratio of the tyre's contact at standstill (-): the damper in parallel with the
     /// contact stiffness `k = C / sigma` is `2 * ratio * sqrt(k * m_corner)`, with `m_corner`
     /// the corner's static share of the mass, so that a parked car settles on its tyres in the
@@ -327,8 +332,8 @@ impl Default for VehicleParams {
             radius_m: 0.315,
             spin_inertia_kg_m2: 0.9,
             tyre_pressure_pa: 2.07e5,
-            relaxation_length_longitudinal_m: 0.15,
-            relaxation_length_lateral_m: 0.35,
+            relaxation_length_longitudinal_m: Some(0.15),
+            relaxation_length_lateral_m: Some(0.35),
             contact_damping_ratio: 0.5,
             low_speed_m_per_s: 3.0,
             rolling_resistance_c0: 0.004,
@@ -617,14 +622,12 @@ impl Validate for WheelParams {
         v.positive("radius_m", self.radius_m);
         v.positive("spin_inertia_kg_m2", self.spin_inertia_kg_m2);
         v.positive("tyre_pressure_pa", self.tyre_pressure_pa);
-        v.positive(
-            "relaxation_length_longitudinal_m",
-            self.relaxation_length_longitudinal_m,
-        );
-        v.positive(
-            "relaxation_length_lateral_m",
-            self.relaxation_length_lateral_m,
-        );
+        if let Some(length) = self.relaxation_length_longitudinal_m {
+            v.positive("relaxation_length_longitudinal_m", length);
+        }
+        if let Some(length) = self.relaxation_length_lateral_m {
+            v.positive("relaxation_length_lateral_m", length);
+        }
         v.in_range(
             "contact_damping_ratio",
             self.contact_damping_ratio,

@@ -20,6 +20,7 @@ use glam::DVec3;
 use super::brakes::WheelSlipSensor;
 use super::chassis::{BodyLoads, RigidBody};
 use super::params::{GRAVITY, VehicleParams};
+use super::relaxation::RelaxationLengths;
 use super::telemetry::WheelTelemetry;
 use super::tyre_heat::TyreHeat;
 use super::wheel::{
@@ -74,6 +75,8 @@ pub(crate) struct TyreForces {
     pub telemetry: [WheelTelemetry; 4],
     /// Contact speeds `(vx, vy)` (m/s) of the loaded wheels.
     contact_speeds: [(f64, f64); 4],
+    /// Relaxation lengths at each loaded wheel's load.
+    relaxation: [RelaxationLengths; 4],
     /// Rolling-resistance torques (N·m).
     rolling_resistance_n_m: [f64; 4],
     /// Sliding powers of the contact patches (W).
@@ -140,12 +143,20 @@ impl TyreForces {
             ground_speed: k.vx,
             contact: true,
         };
+        let sigma = corner.relaxation.at(fz);
+        self.relaxation[i] = sigma;
         let damping_time = contact_damping_time(
             wp,
             p.static_wheel_load_n(corner.axle) / GRAVITY,
             corner.slip_stiffness_per_load * fz,
+            sigma.longitudinal_m,
         );
-        let slip = wp.transient_slip(&inputs.deflections[i], k.vx, vsx, vsy, damping_time);
+        let slip = wp.transient_slip(
+            &inputs.deflections[i],
+            (k.vx, vsx, vsy),
+            sigma,
+            damping_time,
+        );
         let surface = c.surface.properties();
         // Without thermal parameters: the set pressure and the road's friction, untouched.
         let (pressure, mu_scale) =
@@ -268,8 +279,13 @@ impl TyreForces {
         })
     }
 
-    pub(crate) fn loaded_contact_speeds(&self) -> [Option<(f64, f64)>; 4] {
-        std::array::from_fn(|i| (self.telemetry[i].load_n > 0.0).then_some(self.contact_speeds[i]))
+    /// Each loaded wheel's contact speeds `(vx, vy)` (m/s) and relaxation lengths; `None` for
+    /// a wheel without load.
+    pub(crate) fn loaded_contact_speeds(&self) -> [Option<(f64, f64, RelaxationLengths)>; 4] {
+        std::array::from_fn(|i| {
+            let (vx, vy) = self.contact_speeds[i];
+            (self.telemetry[i].load_n > 0.0).then_some((vx, vy, self.relaxation[i]))
+        })
     }
 
     /// What heats each tyre over the step with the wheels' new `spins` and the car's

@@ -104,6 +104,7 @@ use glam::{DQuat, DVec3};
 
 use super::chassis::RigidBody;
 use super::params::{VehicleParams, WheelParams};
+use super::relaxation::{RelaxationLengths, RelaxationTable};
 use crate::ground::{Ground, RayHint, Surface};
 use crate::powertrain::WheelSpin;
 use crate::tire::{Tire, TireInput, TireModel};
@@ -141,6 +142,8 @@ pub struct Corner {
     pub slip_stiffness_per_load: f64,
     /// Cornering stiffness magnitude per unit load near the static load (1/rad).
     pub cornering_stiffness_per_load: f64,
+    /// The tyre's relaxation lengths by load.
+    pub relaxation: RelaxationTable,
 }
 
 /// Slips at which a tyre's pure-slip force curves peak.
@@ -319,20 +322,16 @@ impl WheelParams {
     }
 
     /// The slips the tyre sees for the deflections `d` at contact speeds `vx`, slip
-    /// velocities `vsx`, `vsy` (m/s), with the standstill damping time `damping_time` (s,
-    /// from [`contact_damping_time`]).
+    /// velocities `vsx`, `vsy` (m/s), with the relaxation lengths `sigma` at its load and the
+    /// standstill damping time `damping_time` (s, from [`contact_damping_time`]).
     pub fn transient_slip(
         &self,
         d: &TreadDeflection,
-        vx: f64,
-        vsx: f64,
-        vsy: f64,
+        (vx, vsx, vsy): (f64, f64, f64),
+        sigma: RelaxationLengths,
         damping_time: f64,
     ) -> TransientSlip {
-        let (sx, sy) = (
-            self.relaxation_length_longitudinal_m,
-            self.relaxation_length_lateral_m,
-        );
+        let (sx, sy) = (sigma.longitudinal_m, sigma.lateral_m);
         let w = self.low_speed_weight(vx);
         let damping = w * damping_time;
         let du = -vsx - vx.abs() * d.longitudinal_m / sx;
@@ -345,21 +344,18 @@ impl WheelParams {
         }
     }
 
-    /// Advances the deflections by `dt` with the slip velocities after this tick's spin
-    /// update; the tyre's `peak` slips bound them at low speed.
+    /// Advances the deflections by `dt` with the slip velocities `(vx, vsx, vsy)` after this
+    /// tick's spin update and the relaxation lengths `sigma`; the tyre's `peak` slips bound
+    /// them at low speed.
     pub fn advance_deflection(
         &self,
         d: &TreadDeflection,
-        vx: f64,
-        vsx: f64,
-        vsy: f64,
+        (vx, vsx, vsy): (f64, f64, f64),
+        sigma: RelaxationLengths,
         dt: f64,
         peak: PeakSlip,
     ) -> TreadDeflection {
-        let (sx, sy) = (
-            self.relaxation_length_longitudinal_m,
-            self.relaxation_length_lateral_m,
-        );
+        let (sx, sy) = (sigma.longitudinal_m, sigma.lateral_m);
         let speed = vx.abs();
         let u = (d.longitudinal_m - vsx * dt) / (1.0 + speed * dt / sx);
         let v = (d.lateral_m + vsy * dt) / (1.0 + speed * dt / sy);
@@ -383,25 +379,24 @@ impl WheelParams {
 
 /// Advances the tread deflections of the four wheels by `dt` after this tick's spin update
 /// ([`WheelParams::advance_deflection`] with the new `spins`). `contact_speeds` holds each
-/// loaded tyre's contact speeds `(vx, vy)` (m/s) of this tick; a wheel without load (`None`)
-/// loses its deflection.
+/// loaded tyre's contact speeds `(vx, vy)` (m/s) and relaxation lengths of this tick; a
+/// wheel without load (`None`) loses its deflection.
 pub fn advance_deflections(
     deflections: &mut [TreadDeflection; 4],
     corners: &[Corner; 4],
     params: &VehicleParams,
-    contact_speeds: &[Option<(f64, f64)>; 4],
+    contact_speeds: &[Option<(f64, f64, RelaxationLengths)>; 4],
     spins: &[WheelSpin; 4],
     dt: f64,
 ) {
     for i in 0..4 {
-        if let Some((vx, vy)) = contact_speeds[i] {
+        if let Some((vx, vy, sigma)) = contact_speeds[i] {
             let corner = &corners[i];
             let vsx = vx - spins[i].omega * corner.radius;
             deflections[i] = params.axle(corner.axle).wheel.advance_deflection(
                 &deflections[i],
-                vx,
-                vsx,
-                vy,
+                (vx, vsx, vy),
+                sigma,
                 dt,
                 corner.peak,
             );
@@ -412,13 +407,18 @@ pub fn advance_deflections(
 }
 
 /// The standstill damping time (s) of a corner carrying the mass `corner_mass` (kg) whose tyre
-/// has the slip stiffness `slip_stiffness` (N) at its present load: `2 zeta sqrt(m sigma / C)`,
+/// has the slip stiffness `slip_stiffness` (N) and the longitudinal relaxation length `sigma`
+/// (m) at its present load: `2 zeta sqrt(m sigma / C)`,
 /// the damping time of a damper of ratio `zeta` on the contact spring `C / sigma` carrying the
 /// corner's mass. It does not depend on the step: the powertrain integrates the damper
 /// implicitly (see the module documentation).
 #[inline]
-pub fn contact_damping_time(wheel: &WheelParams, corner_mass: f64, slip_stiffness: f64) -> f64 {
-    let sigma = wheel.relaxation_length_longitudinal_m;
+pub fn contact_damping_time(
+    wheel: &WheelParams,
+    corner_mass: f64,
+    slip_stiffness: f64,
+    sigma: f64,
+) -> f64 {
     if !(slip_stiffness.is_finite() && slip_stiffness > 0.0) {
         return 0.0;
     }
@@ -500,6 +500,11 @@ mod tests {
             peak: PEAK,
             slip_stiffness_per_load: 16.5,
             cornering_stiffness_per_load: 13.5,
+            relaxation: RelaxationTable::new(
+                &VehicleParams::default().front.wheel,
+                &Tire::SimplifiedPacejka(SimplifiedPacejka::default()),
+                3600.0,
+            ),
         }
     }
 
@@ -536,6 +541,12 @@ mod tests {
         assert!((k.gamma + 0.02).abs() < 1e-12);
     }
 
+    /// The default wheel's lengths: 0.15 m and 0.35 m.
+    const SIGMA: RelaxationLengths = RelaxationLengths {
+        longitudinal_m: 0.15,
+        lateral_m: 0.35,
+    };
+
     #[test]
     fn transient_slip_converges_to_steady_state_at_speed() {
         let w = VehicleParams::default().front.wheel;
@@ -543,9 +554,9 @@ mod tests {
         // 20 m/s, wheel braking at kappa = -0.05, sliding sideways at tan(alpha) = 0.02.
         let (vx, vsx, vsy) = (20.0, 1.0, 0.4);
         for _ in 0..2000 {
-            d = w.advance_deflection(&d, vx, vsx, vsy, 0.001, PEAK);
+            d = w.advance_deflection(&d, (vx, vsx, vsy), SIGMA, 0.001, PEAK);
         }
-        let s = w.transient_slip(&d, vx, vsx, vsy, 0.02);
+        let s = w.transient_slip(&d, (vx, vsx, vsy), SIGMA, 0.02);
         assert!((s.kappa + 0.05).abs() < 1e-9, "{}", s.kappa);
         assert!((s.alpha - 0.02f64.atan()).abs() < 1e-9);
     }
@@ -553,7 +564,7 @@ mod tests {
     #[test]
     fn slip_sensitivity_is_the_damper_over_the_relaxation_length() {
         let w = VehicleParams::default().front.wheel;
-        let tau = contact_damping_time(&w, 370.0, 16.5 * 3600.0);
+        let tau = contact_damping_time(&w, 370.0, 16.5 * 3600.0, 0.15);
         assert!((tau - 2.0 * 0.5 * (370.0 * 0.15 / (16.5 * 3600.0_f64)).sqrt()).abs() < 1e-15);
         let d = TreadDeflection {
             longitudinal_m: 0.002,
@@ -561,14 +572,14 @@ mod tests {
         };
         // At 1 m/s the damper is partly faded in; the sensitivity is the slope in vsx.
         let (vx, vsx, h) = (1.0, -0.3, 1e-6);
-        let s = w.transient_slip(&d, vx, vsx, 0.0, tau);
-        let ahead = w.transient_slip(&d, vx, vsx + h, 0.0, tau);
+        let s = w.transient_slip(&d, (vx, vsx, 0.0), SIGMA, tau);
+        let ahead = w.transient_slip(&d, (vx, vsx + h, 0.0), SIGMA, tau);
         let numeric = (ahead.kappa - s.kappa) / h;
         assert!((s.kappa_per_slip_velocity - numeric).abs() < 1e-9);
         assert!((s.kappa_per_slip_velocity + s.low_speed_weight * tau / 0.15).abs() < 1e-15);
         // No damper from the fade-out speed on.
         assert_eq!(
-            w.transient_slip(&d, 3.0, vsx, 0.0, tau)
+            w.transient_slip(&d, (3.0, vsx, 0.0), SIGMA, tau)
                 .kappa_per_slip_velocity,
             0.0
         );
@@ -579,11 +590,11 @@ mod tests {
         let w = VehicleParams::default().front.wheel;
         let mut d = TreadDeflection::default();
         // Locked wheel pushed forward by 1 mm: deflection -1 mm, no relaxation.
-        d = w.advance_deflection(&d, 0.0, 1.0, 0.0, 0.001, PEAK);
+        d = w.advance_deflection(&d, (0.0, 1.0, 0.0), SIGMA, 0.001, PEAK);
         assert!((d.longitudinal_m + 0.001).abs() < 1e-15);
         // Pushed far: held at the peak deflection sigma * kappa_peak.
         for _ in 0..1000 {
-            d = w.advance_deflection(&d, 0.0, 1.0, 0.0, 0.001, PEAK);
+            d = w.advance_deflection(&d, (0.0, 1.0, 0.0), SIGMA, 0.001, PEAK);
         }
         assert!((d.longitudinal_m + 0.15 * 0.1).abs() < 1e-12);
     }

@@ -7,6 +7,7 @@
 
 mod file_import_cycles;
 mod mfeval_conformance;
+mod relaxation_lengths;
 mod tir_parser;
 mod tire_conventions;
 mod tire_models_a;
