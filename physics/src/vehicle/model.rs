@@ -53,7 +53,8 @@ use super::tyre_forces::{TyreForces, TyreInputs};
 use super::tyre_heat::TyreHeat;
 use super::wall_contact::{BodyShape, MassProperties, WallMemory, add_wall_loads};
 use super::wheel::{
-    Corner, PeakSlip, TreadDeflection, advance_deflections, find_contacts, tyre_figures,
+    Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection, advance_deflections, find_contacts,
+    tyre_figures,
 };
 use crate::controls::Controls;
 use crate::environment::Environment;
@@ -154,7 +155,12 @@ impl Vehicle {
                 },
                 slip_stiffness_per_load: kx,
                 cornering_stiffness_per_load: ky,
-                relaxation: RelaxationTable::new(&ap.wheel, &tires[axle], load),
+                relaxation: RelaxationTable::new(
+                    &ap.wheel,
+                    &tires[axle],
+                    load,
+                    TYRE_MIN_SPEED_M_PER_S,
+                ),
             }
         });
         let aero_points = AeroPoints {

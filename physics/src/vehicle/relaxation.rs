@@ -15,7 +15,6 @@
 use crate::tire::{Tire, TireInput, TireModel};
 
 use super::params::WheelParams;
-use super::wheel::TYRE_MIN_SPEED_M_PER_S;
 
 /// Longitudinal relaxation length without a file's value or carcass data (m).
 pub const DEFAULT_LONGITUDINAL_M: f64 = 0.15;
@@ -49,10 +48,10 @@ pub struct RelaxationTable {
 
 impl RelaxationTable {
     /// The lengths for `wheel` on `tire` around the static wheel load `static_load_n`: the
-    /// file's value where it gives one, else from the tyre's carcass stiffness, else the
-    /// defaults.
+    /// file's value where it gives one, else from the tyre's carcass stiffness (its slip
+    /// stiffnesses taken rolling at `speed_m_per_s`), else the defaults.
     #[must_use]
-    pub fn new(wheel: &WheelParams, tire: &Tire, static_load_n: f64) -> Self {
+    pub fn new(wheel: &WheelParams, tire: &Tire, static_load_n: f64, speed_m_per_s: f64) -> Self {
         let carcass = tire.carcass_stiffness_n_per_m();
         let load_at = |k: usize| {
             #[allow(clippy::cast_precision_loss)]
@@ -62,7 +61,8 @@ impl RelaxationTable {
         let loads_n = std::array::from_fn(load_at);
         let lengths = std::array::from_fn(|k| {
             let from_carcass = carcass.and_then(|(cx, cy)| {
-                let (kx, ky) = slip_stiffnesses(tire, loads_n[k], wheel.tyre_pressure_pa)?;
+                let (kx, ky) =
+                    slip_stiffnesses(tire, loads_n[k], wheel.tyre_pressure_pa, speed_m_per_s)?;
                 Some((bounded(kx / cx)?, bounded(ky / cy)?))
             });
             RelaxationLengths {
@@ -101,11 +101,12 @@ impl RelaxationTable {
 }
 
 /// The tyre's slip stiffness `dFx/dκ` and cornering stiffness `-dFy/dα` (N, N/rad) at zero
-/// slip and load `fz`, by central differences; `None` where not positive and finite.
-fn slip_stiffnesses(tire: &Tire, fz: f64, pressure: f64) -> Option<(f64, f64)> {
+/// slip and load `fz` rolling at `speed`, by central differences; `None` where not positive
+/// and finite.
+fn slip_stiffnesses(tire: &Tire, fz: f64, pressure: f64, speed: f64) -> Option<(f64, f64)> {
     let base = TireInput {
         pressure,
-        ..TireInput::rolling(fz, TYRE_MIN_SPEED_M_PER_S)
+        ..TireInput::rolling(fz, speed)
     };
     let h = 1e-4;
     let kx = (tire.evaluate(&base.with_kappa(h)).fx - tire.evaluate(&base.with_kappa(-h)).fx)

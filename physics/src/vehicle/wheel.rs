@@ -504,6 +504,7 @@ mod tests {
                 &VehicleParams::default().front.wheel,
                 &Tire::SimplifiedPacejka(SimplifiedPacejka::default()),
                 3600.0,
+                TYRE_MIN_SPEED_M_PER_S,
             ),
         }
     }

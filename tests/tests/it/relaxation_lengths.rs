@@ -26,7 +26,7 @@ fn lengths_follow_the_carcass_stiffnesses() {
     wheel.relaxation_length_lateral_m = None;
     wheel.tyre_pressure_pa = 220_000.0; // NOMPRES
     let fz0 = 4000.0; // FNOMIN
-    let table = RelaxationTable::new(&wheel, &tire, fz0);
+    let table = RelaxationTable::new(&wheel, &tire, fz0, 20.0);
     let sigma = table.at(fz0);
     let kx = fz0 * 21.69; // PKX1
     let ky = 15.314 * fz0 * (1.9896 * (1.0 / 1.7044f64).atan()).sin(); // PKY1, PKY4, PKY2
@@ -55,11 +55,11 @@ fn a_stated_length_wins_and_other_tyres_get_the_defaults() {
     let mut wheel = VehicleParams::default().front.wheel;
     wheel.relaxation_length_longitudinal_m = Some(0.4);
     wheel.relaxation_length_lateral_m = None;
-    let table = RelaxationTable::new(&wheel, &tno(), 4000.0);
+    let table = RelaxationTable::new(&wheel, &tno(), 4000.0, 20.0);
     assert_eq!(table.at(4000.0).longitudinal_m, 0.4);
     assert!((table.at(4000.0).lateral_m - 0.338).abs() < 0.01);
     let simple = gripline_physics::tire::Tire::SimplifiedPacejka(Default::default());
-    let table = RelaxationTable::new(&wheel, &simple, 4000.0);
+    let table = RelaxationTable::new(&wheel, &simple, 4000.0, 20.0);
     assert_eq!(table.at(4000.0).lateral_m, DEFAULT_LATERAL_M);
     // Any load, even a nonsensical one, gives a usable length.
     for fz in [f64::NAN, -1.0, 0.0, 1e9] {
