@@ -22,10 +22,11 @@
 //! A car's camber is given in car terms instead (`static_camber_deg`, the Garage's
 //! `camber_deg`, telemetry's `camber_rad`): negative when the top of the wheel leans towards
 //! the car's centre, on both sides. On the left wheel `gamma = -camber`; on the right wheel
-//! `gamma = +camber` in the car's frame, and since the right tyre runs as the mirror image of a
-//! left-measured tyre ([`side`]), the tyre's own data see `gamma = -camber` there too: negative
-//! camber is a positive inclination of each tyre as measured, pulling both wheels towards the
-//! car's centre.
+//! `gamma = +camber` in the car's frame. The tyre on the side its data were not measured on runs
+//! as their mirror image ([`side`]), so a left-measured tyre's data see `gamma = -camber` on
+//! both sides (a right-measured one's `+camber`): negative camber is a positive inclination of
+//! every left-measured tyre as measured, and its thrust pulls each wheel towards the car's
+//! centre.
 //! - `mz` (aligning moment) is positive about +z; for small positive `alpha` it is positive, i.e.
 //!   it turns the wheel back towards its direction of travel (self-aligning).
 //! - `mx` (overturning moment) and `my` (rolling-resistance moment) about +x and +y.
