@@ -31,11 +31,11 @@ fn shipped_vehicle_files() -> Vec<PathBuf> {
 #[derive(Debug)]
 struct StraightRun {
     /// Distance along the starting heading (m).
-    along_m: f64,
+    along: f64,
     /// Largest distance from the starting line (m).
-    max_offset_m: f64,
+    max_offset: f64,
     /// Mean column torque over the last 10 s (N·m).
-    column_torque_n_m: f64,
+    column_torque: f64,
 }
 
 /// The run of the headless `Script` scenario with the steering held at 0: settled for 0.5 s on
@@ -62,22 +62,22 @@ fn straight_run(path: &std::path::Path) -> StraightRun {
         throttle: 0.25,
         ..Controls::default()
     };
-    let (mut max_offset_m, mut column_sum) = (0.0f64, 0.0);
+    let (mut max_offset, mut column_sum) = (0.0f64, 0.0);
     let ticks = 20_000;
     for tick in 0..ticks {
         v.step(&light, &ground, dt);
         let s = v.snapshot();
         let d = (s.position - start).truncate();
-        max_offset_m = max_offset_m.max(heading.perp_dot(d).abs());
+        max_offset = max_offset.max(heading.perp_dot(d).abs());
         if tick >= ticks / 2 {
             column_sum += s.column_torque_n_m;
         }
     }
     let d = (v.snapshot().position - start).truncate();
     StraightRun {
-        along_m: heading.dot(d),
-        max_offset_m,
-        column_torque_n_m: column_sum / f64::from(ticks / 2),
+        along: heading.dot(d),
+        max_offset,
+        column_torque: column_sum / f64::from(ticks / 2),
     }
 }
 
@@ -93,10 +93,10 @@ fn every_shipped_car_runs_straight_with_the_steering_held() {
         let name = path.display();
         eprintln!("{name}: {run:?}");
         // 100 km/h for 20 s: well over the 500 m the line is checked over.
-        assert!(run.along_m > 500.0, "{name}: {run:?}");
+        assert!(run.along > 500.0, "{name}: {run:?}");
         // Within 0.5 m of the line over 500 m (before: 3.4 to 17.8 m).
-        assert!(run.max_offset_m < 0.5, "{name}: {run:?}");
+        assert!(run.max_offset < 0.5, "{name}: {run:?}");
         // No standing torque in the column (before: about 0.5 N·m).
-        assert!(run.column_torque_n_m.abs() < 0.1, "{name}: {run:?}");
+        assert!(run.column_torque.abs() < 0.1, "{name}: {run:?}");
     }
 }
