@@ -18,15 +18,6 @@
 //!   `.tir` files' camber coefficients (`PKY6`, `PVY3`, ...). **Positive `gamma` gives negative
 //!   `fy`** at zero slip: the camber thrust points the way the wheel leans. Every family that
 //!   models camber (Magic Formula, Calspan) follows it; the others ignore `gamma`.
-//!
-//! A car's camber is given in car terms instead (`static_camber_deg`, the Garage's
-//! `camber_deg`, telemetry's `camber_rad`): negative when the top of the wheel leans towards
-//! the car's centre, on both sides. On the left wheel `gamma = -camber`; on the right wheel
-//! `gamma = +camber` in the car's frame. The tyre on the side its data were not measured on runs
-//! as their mirror image ([`side`]), so a left-measured tyre's data see `gamma = -camber` on
-//! both sides (a right-measured one's `+camber`): negative camber is a positive inclination of
-//! every left-measured tyre as measured, and its thrust pulls each wheel towards the car's
-//! centre.
 //! - `mz` (aligning moment) is positive about +z; for small positive `alpha` it is positive, i.e.
 //!   it turns the wheel back towards its direction of travel (self-aligning).
 //! - `mx` (overturning moment) and `my` (rolling-resistance moment) about +x and +y.
@@ -35,6 +26,14 @@
 //!
 //! A tyre's data are for one side of the car (a `.tir` file's `TYRESIDE`, left when absent);
 //! on the other side it runs as its mirror image ([`Tire::on_side`], [`side`]).
+//!
+//! A car's camber is given in car terms instead of `gamma` (`static_camber_deg`, the Garage's
+//! `camber_deg`, telemetry's `camber_rad`): negative when the top of the wheel leans towards
+//! the car's centre, on both sides. On the left wheel `gamma = -camber`; on the right wheel
+//! `gamma = +camber` in the car's frame. The tyre on the side its data were not measured on
+//! runs as their mirror image, so a left-measured tyre's data see `gamma = -camber` on both
+//! sides (a right-measured one's `+camber`): negative camber is a positive inclination of every
+//! left-measured tyre as measured, and its thrust pulls each wheel towards the car's centre.
 //!
 //! The tests in `tests/tests/it/tire_conventions.rs` (package `gripline-tests`) check every
 //! shipped tyre file of every family against these rules.
