@@ -111,7 +111,9 @@ pub struct AxleParams {
     /// Anti-roll bar rate (N/m): each side gets `rate * (own compression - other compression)`
     /// (Wolfe, workshop VI). Zero for no bar.
     pub anti_roll_bar_n_per_m: f64,
-    /// Static camber (deg), negative when the top of the wheel leans towards the car's centre.
+    /// Static camber (deg), negative when the top of the wheel leans towards the car's centre,
+    /// on both sides: the tyre's ISO inclination is `-camber` on the left wheel and `+camber`
+    /// on the right (see [`crate::tire`]).
     pub static_camber_deg: f64,
     /// Static toe (deg) per wheel, positive toe-in (the front of the wheel points inwards).
     pub static_toe_deg: f64,

@@ -3,6 +3,9 @@
 //! 1. [`TyreForces::evaluate`]: for each wheel in contact, the contact frame and slip
 //!    velocities, the transient slips from its tread deflections and the tyre forces (the
 //!    surface's friction, and the tyre's heat where it has a thermal model, as `mu_scale`).
+//!    Each axle's tyre runs as measured on the side its data were measured on and as its
+//!    mirror image on the other ([`crate::tire::Tire::on_side`]); the camber goes in as the
+//!    ISO inclination (`-camber` on the left, `+camber` on the right, see [`crate::tire`]).
 //!    The forces act on the body at the contact point (the lateral force at the axle's
 //!    roll-centre height), the aligning moment about the ground normal. The wheel gets the
 //!    road torque `-fx r` and its slope in the spin through the standstill damper (the tyre's
@@ -29,7 +32,7 @@ use super::wheel::{
 };
 use crate::powertrain::{WheelLoad, WheelSpin};
 use crate::tire::thermal::ThermalLoads;
-use crate::tire::{Tire, TireInput, TireModel, TireOutput};
+use crate::tire::{Tire, TireInput, TireModel, TireOutput, TyreSide};
 
 /// Relative step in kappa of the finite difference that finds the tyre's local slope.
 const KAPPA_STEP: f64 = 1e-4;
@@ -115,15 +118,19 @@ impl TyreForces {
         } else {
             toe
         };
+        // Car terms: negative when the top of the wheel leans towards the car's centre.
         let camber = (ap.static_camber_deg
             + ap.camber_gain_deg_per_m * (c.compression - corner.static_compression))
             .to_radians();
+        // ISO inclination in the body frame: -camber on the left (side +1), +camber on the
+        // right (side -1).
+        let gamma_body = -corner.side * camber;
         let omega = inputs.spins[i].omega;
         self.telemetry[i] = WheelTelemetry {
             spin_rad_per_s: omega,
             suspension_travel_m: c.compression,
             steer_angle_rad: steer_angle,
-            camber_rad: corner.side * camber,
+            camber_rad: camber,
             surface: c.surface,
             contact: c.contact,
             centre_position: c.wheel_centre,
@@ -133,7 +140,7 @@ impl TyreForces {
         if !c.contact || fz <= 0.0 {
             return;
         }
-        let k = contact_kinematics(body, c, steer_angle, corner.side * camber);
+        let k = contact_kinematics(body, c, steer_angle, gamma_body);
         let r = corner.radius;
         let vsx = k.vx - omega * r;
         let vsy = k.vy;
@@ -176,7 +183,9 @@ impl TyreForces {
             pressure,
             mu_scale,
         };
-        let tire = &inputs.tires[corner.axle];
+        // The axle's tyre as it runs on this side: mirrored on the side its data were not
+        // measured on, for the forces and the slope alike.
+        let tire = inputs.tires[corner.axle].on_side(TyreSide::of_sign(corner.side));
         // Only what the step uses (fx, fy, mz; the same bits as a full evaluation).
         let mut out = tire.evaluate_forces(&input);
         if !out.is_finite() {
@@ -226,7 +235,8 @@ impl TyreForces {
         w.fx_n = out.fx;
         w.fy_n = out.fy;
         w.mz_n_m = out.mz;
-        w.camber_rad = k.gamma;
+        // Back to car terms against the road: the same numbers on both sides of a level car.
+        w.camber_rad = -corner.side * k.gamma;
     }
 
     /// The brakes' torque capacities (N·m, after ABS, with the handbrake) join the wheels'

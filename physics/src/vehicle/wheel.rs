@@ -21,7 +21,10 @@
 //! `vsx = vx - omega r` and `vsy = vy`; the steady-state slips would be
 //! `kappa = -vsx / |vx|` and `tan(alpha) = vsy / |vx|` (Wolfe, workshop III, and [`crate::tire`]).
 //! The inclination `gamma` is measured from the wheel's actual axle direction against `n`, so body
-//! roll changes camber.
+//! roll changes camber. It is ISO, as the tyre models take it: positive when the top of the wheel
+//! leans to `-y_c` (`sin gamma = a . n` with `a` the axle's unit vector, pointing to the wheel's
+//! left). A car's camber, negative when the top leans towards the car's centre, is
+//! `gamma = -camber` on a left wheel and `gamma = +camber` on a right one (see [`crate::tire`]).
 //!
 //! # Low speed: transient slip with tread deflection states
 //!
@@ -248,14 +251,16 @@ pub struct ContactKinematics {
     pub vx: f64,
     /// Lateral speed of the contact point (m/s).
     pub vy: f64,
-    /// Inclination angle against the ground (rad, ISO-W: positive top leaning to +y).
+    /// Inclination angle against the ground (rad, ISO: positive when the top of the wheel
+    /// leans to -y).
     pub gamma: f64,
     /// Contact velocity in the ground plane (world, m/s).
     pub planar_velocity: DVec3,
 }
 
 /// Computes the contact frame for a wheel of body-frame heading angle `heading` (steer + toe,
-/// rad) and body-relative ISO-W inclination `gamma_body` (rad).
+/// rad) and body-relative ISO inclination `gamma_body` (rad, a rotation about the wheel's
+/// heading: positive leans the top of the wheel to the body's -y).
 pub fn contact_kinematics(
     body: &RigidBody,
     contact: &ContactGeometry,
@@ -263,7 +268,7 @@ pub fn contact_kinematics(
     gamma_body: f64,
 ) -> ContactKinematics {
     let q = body.pose.orientation;
-    let wheel_rotation = q * DQuat::from_rotation_z(heading) * DQuat::from_rotation_x(-gamma_body);
+    let wheel_rotation = q * DQuat::from_rotation_z(heading) * DQuat::from_rotation_x(gamma_body);
     let n = contact.normal;
     let heading_world = wheel_rotation.mul_vec3(DVec3::X);
     let axle_world = wheel_rotation.mul_vec3(DVec3::Y);
@@ -280,7 +285,7 @@ pub fn contact_kinematics(
         y,
         vx: v.dot(x),
         vy: v.dot(y),
-        gamma: (-axle_world.dot(n)).clamp(-1.0, 1.0).asin(),
+        gamma: axle_world.dot(n).clamp(-1.0, 1.0).asin(),
         planar_velocity,
     }
 }
@@ -537,9 +542,16 @@ mod tests {
         // Steering left by 0.1 rad turns the heading left: velocity now to the right of it.
         let k = contact_kinematics(&body, &c, 0.1, 0.0);
         assert!((k.vy - (1.0 * 0.1f64.cos() - 10.0 * 0.1f64.sin())).abs() < 1e-12);
-        // Negative camber on the left wheel: top leans to -y, gamma negative.
-        let k = contact_kinematics(&body, &c, 0.0, -0.02);
-        assert!((k.gamma + 0.02).abs() < 1e-12);
+        // Negative camber on the left wheel: top leans to -y, ISO gamma positive.
+        let k = contact_kinematics(&body, &c, 0.0, 0.02);
+        assert!((k.gamma - 0.02).abs() < 1e-12);
+        // The top of the wheel: the wheel's up axis, rotated by gamma about x, leans to -y.
+        let top = DQuat::from_rotation_x(0.02).mul_vec3(DVec3::Z);
+        assert!(top.y < 0.0);
+        // Rolling the body to the right (about +x) by 0.01 rad adds 0.01 rad of inclination.
+        body.pose.orientation = DQuat::from_rotation_x(0.01);
+        let k = contact_kinematics(&body, &c, 0.0, 0.02);
+        assert!((k.gamma - 0.03).abs() < 1e-12);
     }
 
     /// The default wheel's lengths: 0.15 m and 0.35 m.

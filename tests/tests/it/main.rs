@@ -14,3 +14,4 @@ mod tire_models_a;
 mod tire_models_b;
 mod vehicle_reverse;
 mod vehicle_robustness;
+mod vehicle_straight;
