@@ -505,7 +505,8 @@ pub struct TireArgs {
     #[arg(long, alias = "tire")]
     pub tyre: String,
 
-    /// CSV of points to evaluate, header `fz,kappa,alpha,gamma,vx,pressure` (SI, ISO-W, Pa).
+    /// CSV of points to evaluate, header `fz,kappa,alpha,gamma,vx,pressure` (SI, ISO-W, Pa;
+    /// `gamma` positive with the top of the wheel to -y).
     #[arg(long, value_name = "POINTS.csv")]
     pub points: Option<PathBuf>,
 
@@ -557,7 +558,9 @@ pub struct TireArgs {
     )]
     pub kappa: String,
 
-    /// Camber range in degrees for the camber sweep, `MIN:MAX`.
+    /// Inclination (camber) range in degrees for the camber sweep, `MIN:MAX`: ISO, positive
+    /// when the top of the wheel leans to -y (the right), the tyre as its data give it. A car's
+    /// negative camber (top inwards) is a positive inclination of a left-measured tyre.
     #[arg(
         long,
         default_value = "-8:8",
@@ -575,7 +578,8 @@ pub struct TireArgs {
     )]
     pub alphas_deg: Vec<f64>,
 
-    /// Camber angle in degrees held during the other sweeps.
+    /// Inclination (camber) angle in degrees held during the other sweeps (ISO, as
+    /// `--camber-deg`).
     #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
     pub gamma_deg: f64,
 
@@ -588,7 +592,7 @@ pub struct TireArgs {
     #[arg(long)]
     pub pressure: Option<f64>,
 
-    /// Surface friction scale (1 = the road the tyre data was measured on; 0.35 wet, 0.12 ice).
+    /// Surface friction scale (1 = the road the tyre data was measured on; 0.71 wet, 0.12 ice).
     #[arg(long, default_value_t = 1.0)]
     pub mu_scale: f64,
 

@@ -55,6 +55,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use gripline_physics::tire::TyreSide;
 use gripline_physics::tire::magic_formula::{Dimension, MagicFormula, MfCoefficients, MfVersion};
 use gripline_physics::tire::thermal::TyreThermalParams;
 use gripline_physics::validate::{Validate, Validator, Violations};
@@ -68,8 +69,11 @@ pub struct ParsedTir {
     pub warnings: Vec<TirWarning>,
     /// The file's `FITTYP` as written (6 and 21 are both MF 5.2).
     pub fittyp: i64,
-    /// The file's `TYRESIDE` (`LEFT` or `RIGHT`, upper case), if it gives one. `MFeval` does
-    /// not mirror a right-hand tyre, and neither does the model.
+    /// The file's `TYRESIDE` (`LEFT` or `RIGHT`, upper case), if it gives one. The model
+    /// carries it as its measured side ([`MagicFormula::measured_side`], left when absent); its
+    /// own evaluation does not mirror, as `MFeval`'s does not for a tyre in isolation, but a
+    /// vehicle runs it mirrored on the other side of the car
+    /// (`gripline_physics::tire::Tire::on_side`).
     pub tyre_side: Option<String>,
     /// The units the file declared (and that its values were converted from).
     pub units: TirUnits,
@@ -843,7 +847,12 @@ impl Parser {
             self.warn(None, None, message);
         }
 
-        let model = MagicFormula::new(version, coefficients);
+        // The side the data were measured on: `TYRESIDE`, left when absent (as `MFeval`).
+        let measured_side = match self.tyre_side.as_deref() {
+            Some("RIGHT") => TyreSide::Right,
+            _ => TyreSide::Left,
+        };
+        let model = MagicFormula::new(version, coefficients).with_measured_side(measured_side);
         model.check().map_err(|violations| TirError::Invalid {
             file: self.file.clone(),
             violations,

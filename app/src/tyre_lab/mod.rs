@@ -11,7 +11,7 @@ use std::io::Write as _;
 use anyhow::{Context, Result, bail};
 use gripline_formats::assets;
 use gripline_formats::tyre_file::{LoadedTyre, load_tyre};
-use gripline_physics::tire::{Tire, TireInput, TireModel};
+use gripline_physics::tire::{Tire, TireInput, TireModel, TyreSide};
 
 use crate::cli::{Format, TireArgs};
 use points::Row;
@@ -88,8 +88,12 @@ pub fn run(args: &TireArgs) -> Result<()> {
 
 /// The tyre lab's first two graphs of `tire` (lateral force against slip angle, longitudinal
 /// force against slip ratio) as a car runs it: its default sweep (`gripline tire`'s ranges,
-/// speed and points) at the loads `loads_n`, the cold pressure `pressure_pa` and the camber
-/// `camber_deg`. For the Garage.
+/// speed and points) at the loads `loads_n`, the cold pressure `pressure_pa` and the car-terms
+/// camber `camber_deg` (negative: top of the wheel towards the car's centre). For the Garage.
+///
+/// The curves are the tyre's on the side of the car its data were measured on (the left for
+/// every shipped tyre), as the other side's are their mirror image: its ISO inclination there
+/// is `-camber_deg` on the left, `+camber_deg` on the right (see `gripline_physics::tire`).
 ///
 /// # Errors
 /// A load, pressure or camber that is not finite.
@@ -109,7 +113,10 @@ pub(crate) fn force_curves(
     let mut args = Defaults::try_parse_from(["tire", "--tyre", "-"])?.args;
     args.loads = loads_n.to_vec();
     args.pressure = Some(pressure_pa);
-    args.gamma_deg = camber_deg;
+    args.gamma_deg = match tire.measured_side() {
+        TyreSide::Left => -camber_deg,
+        TyreSide::Right => camber_deg,
+    };
     let conditions = conditions(&args, tire)?;
     let spec = sweep_spec(&args, tire)?;
     let mut charts = figure(tire, &spec, &conditions);

@@ -12,7 +12,8 @@ pub struct Conditions {
     pub vx: f64,
     /// Inflation pressure (Pa).
     pub pressure: f64,
-    /// Camber held outside camber sweeps (rad).
+    /// Inclination (camber) held outside camber sweeps (rad, ISO: positive top of the wheel
+    /// to -y).
     pub gamma: f64,
     /// Surface friction scale.
     pub mu_scale: f64,

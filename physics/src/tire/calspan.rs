@@ -53,16 +53,17 @@
 //! finite, fully sliding. Note that the forces depend on the patch only through `ap / ap0`;
 //! inflation pressure and tread width act through the patch length on the aligning moment.
 //!
-//! ISO-W signs: `fx = -Fx_src` (the source's `S` is positive when braking) and the slip part of
-//! `fy` is negated (positive `alpha` gives negative `fy`); the camber thrust points the way the
-//! wheel leans, `+Yg gamma mu Fz` with `gamma` positive leaning left.
+//! ISO-W signs: `fx = -Fx_src` (the source's `S` is positive when braking) and `fy = -Fy_src`,
+//! camber thrust included: the source's axes are SAE (y to the right, z down), where a positive
+//! inclination leans the top of the wheel to the right, as in ISO, so the camber thrust
+//! `-Yg gamma mu Fz` points the way the wheel leans (positive `gamma`, top to -y, pushes to -y).
 //!
 //! # Camber
 //!
 //! The source models camber as a linear term `Yg gamma` but does not spell out `Yg`. By analogy
 //! with `A0..A2` of the cornering stiffness, `A3` and `A4` are read as the camber-stiffness
 //! polynomial `C_gamma = A3 Fz - (A3 / A4) Fz²` (N/rad), normalised so that the camber thrust
-//! at zero slip is `C_gamma gamma` on the reference road: `Yg = C_gamma / (mu0_table Fz)
+//! at zero slip is `-C_gamma gamma` (ISO) on the reference road: `Yg = C_gamma / (mu0_table Fz)
 //! = (A3 - A3 Fz / A4) / mu0_table` (per rad). The inclination is limited to `|gamma| <= pi/2`.
 //!
 //! # Patch length under longitudinal force: solved, not lagged
@@ -332,7 +333,8 @@ impl CalspanTire {
         (self.a0_n_per_rad + self.a1_per_rad * fz - self.a1_per_rad / self.a2_n * fz * fz).max(0.0)
     }
 
-    /// Camber coefficient `Yg` (per rad): the camber thrust is `Yg gamma mu Fz`.
+    /// Camber coefficient `Yg` (per rad): the camber thrust is `Yg gamma mu Fz` in the source's
+    /// SAE axes, `-Yg gamma mu Fz` in ISO-W.
     pub fn camber_coefficient(&self, fz: f64) -> f64 {
         (self.a3_per_rad - self.a3_per_rad * fz / self.a4_n) / self.mu0
     }
@@ -445,7 +447,7 @@ impl TireModel for CalspanTire {
         let fx_src = f * share_x * mu * fz;
         let fy_slip_src = f * share_y * mu * fz;
         out.fx = -fx_src;
-        out.fy = -fy_slip_src + self.camber_coefficient(fz) * gamma * mu * fz;
+        out.fy = -fy_slip_src - self.camber_coefficient(fz) * gamma * mu * fz;
 
         let ap = self.patch_length(fz, input.pressure) * rho;
         let trail = ap / 6.0 * trail_factor(sigma / SLIDING_COMPOSITE_SLIP);

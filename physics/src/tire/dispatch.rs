@@ -5,6 +5,7 @@ use super::calspan::CalspanTire;
 use super::friction_table::FrictionTableTire;
 use super::interface::{TireInput, TireModel, TireOutput};
 use super::magic_formula::MagicFormula;
+use super::side::{TyreSide, mirror_input, mirror_output};
 use super::simplified_pacejka::SimplifiedPacejka;
 use super::slip_velocity::SlipVelocityTire;
 use crate::validate::{Validate, Validator};
@@ -79,6 +80,41 @@ impl Tire {
         }
     }
 
+    /// The carcass's longitudinal and lateral stiffnesses (N/m) where the tyre's data give
+    /// them: a Magic Formula file's `LONGITUDINAL_STIFFNESS` and `LATERAL_STIFFNESS` (both
+    /// positive; MF 5.2 files leave them zero).
+    pub fn carcass_stiffness_n_per_m(&self) -> Option<(f64, f64)> {
+        match self {
+            Tire::MagicFormula(m) => {
+                let c = m.coefficients();
+                let (cx, cy) = (c.longitudinal_stiffness, c.lateral_stiffness);
+                (cx.is_finite() && cx > 0.0 && cy.is_finite() && cy > 0.0).then_some((cx, cy))
+            }
+            _ => None,
+        }
+    }
+
+    /// The side of the car the tyre's data were measured on: a Magic Formula file's
+    /// `TYRESIDE` (left when absent, as `MFeval` assumes); left for the other families, whose
+    /// data are symmetric or taken as measured on the left.
+    pub fn measured_side(&self) -> TyreSide {
+        match self {
+            Tire::MagicFormula(m) => m.measured_side(),
+            _ => TyreSide::Left,
+        }
+    }
+
+    /// The tyre as it runs on the `side` of a car: itself on the side its data were measured
+    /// on, its mirror image on the other (see [`crate::tire::side`]). Every evaluation of a
+    /// tyre on a car goes through this, so forces, slopes and telemetry see the same result.
+    #[inline]
+    pub fn on_side(&self, side: TyreSide) -> SidedTire<'_> {
+        SidedTire {
+            tire: self,
+            mirrored: side != self.measured_side(),
+        }
+    }
+
     /// Turns the input range limits of the tyre data on or off (Magic Formula `[*_RANGE]`
     /// sections); models without such limits are returned unchanged.
     #[must_use]
@@ -124,6 +160,52 @@ impl TireModel for Tire {
             Tire::Calspan(m) => m.longitudinal_force(input),
             Tire::SlipVelocity(m) => m.longitudinal_force(input),
             Tire::FrictionTable(m) => m.longitudinal_force(input),
+        }
+    }
+}
+
+/// A [`Tire`] on one side of a car ([`Tire::on_side`]): evaluated as measured, or mirrored
+/// (`alpha` and `gamma` negated on the way in, `fy`, `mz` and `mx` on the way out).
+#[derive(Clone, Copy, Debug)]
+pub struct SidedTire<'a> {
+    /// The tyre and its data.
+    tire: &'a Tire,
+    /// Whether the car's side is not the one the data were measured on.
+    mirrored: bool,
+}
+
+impl SidedTire<'_> {
+    /// Whether the tyre runs mirrored (on the side its data were not measured on).
+    pub fn mirrored(&self) -> bool {
+        self.mirrored
+    }
+}
+
+impl TireModel for SidedTire<'_> {
+    #[inline]
+    fn evaluate(&self, input: &TireInput) -> TireOutput {
+        if self.mirrored {
+            mirror_output(self.tire.evaluate(&mirror_input(input)))
+        } else {
+            self.tire.evaluate(input)
+        }
+    }
+
+    #[inline]
+    fn evaluate_forces(&self, input: &TireInput) -> TireOutput {
+        if self.mirrored {
+            mirror_output(self.tire.evaluate_forces(&mirror_input(input)))
+        } else {
+            self.tire.evaluate_forces(input)
+        }
+    }
+
+    #[inline]
+    fn longitudinal_force(&self, input: &TireInput) -> f64 {
+        if self.mirrored {
+            self.tire.longitudinal_force(&mirror_input(input))
+        } else {
+            self.tire.longitudinal_force(input)
         }
     }
 }

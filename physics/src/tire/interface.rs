@@ -11,7 +11,8 @@ pub struct TireInput {
     pub kappa: f64,
     /// Slip angle (rad), positive gives negative lateral force.
     pub alpha: f64,
-    /// Inclination (camber) angle (rad).
+    /// Inclination (camber) angle (rad, ISO): positive when the top of the wheel leans to -y;
+    /// positive gives negative lateral force at zero slip.
     pub gamma: f64,
     /// Longitudinal speed of the wheel centre (m/s).
     pub vx: f64,

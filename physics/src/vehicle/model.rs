@@ -8,12 +8,13 @@
 //!    ([`super::steering`]).
 //! 2. Each corner casts its ray: contact, compression, compression rate
 //!    ([`super::wheel::find_contacts`]).
-//! 3. Suspension forces (spring, damper, bump stop, anti-roll bar) give the tyre loads,
-//!    clamped at zero (a tyre cannot pull; [`super::suspension::tyre_loads`]).
+//! 3. Suspension forces (spring, damper, bump stop, anti-roll bar) and the links' share of
+//!    the last step's tyre forces (geometric load transfer through the roll centres and the
+//!    anti-dive/anti-squat geometry, [`super::link_loads`]) give the tyre loads, clamped at
+//!    zero (a tyre cannot pull; [`super::suspension::tyre_loads`]).
 //! 4. Each wheel in contact: contact frame and slip velocities, transient slips from its
 //!    tread deflections, tyre forces (surface friction as `mu_scale`); the forces act on the
-//!    body at the contact point (the lateral force at the axle's roll-centre height), the
-//!    aligning moment about the ground normal; the road torque on the wheel `-fx r`, and its
+//!    body at the contact point, the aligning moment about the ground normal; the road torque on the wheel `-fx r`, and its
 //!    slope in the spin through the standstill damper (the tyre's local `dFx / dkappa`, by a
 //!    finite difference, only below the damper's fade-out speed). See `tyre_forces`.
 //! 5. ABS scales the brake torques, traction control the throttle ([`super::brakes`]); the
@@ -42,7 +43,9 @@ use super::aero::AeroPoints;
 use super::body_contact::{BODY_POINTS, body_contact_loads, body_points, wheel_contact_plane};
 use super::brakes::DriverAids;
 use super::chassis::{BodyLoads, Pose, RigidBody};
+use super::link_loads::{in_body_frame, link_loads_n};
 use super::params::{AidParams, VehicleParams};
+use super::relaxation::RelaxationTable;
 use super::steering_feel::SteeringFeel;
 use super::suspension::tyre_loads;
 use super::telemetry::Snapshot;
@@ -50,7 +53,8 @@ use super::tyre_forces::{TyreForces, TyreInputs};
 use super::tyre_heat::TyreHeat;
 use super::wall_contact::{BodyShape, MassProperties, WallMemory, add_wall_loads};
 use super::wheel::{
-    Corner, PeakSlip, TreadDeflection, advance_deflections, find_contacts, tyre_figures,
+    Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection, advance_deflections, find_contacts,
+    tyre_figures,
 };
 use crate::controls::Controls;
 use crate::environment::Environment;
@@ -85,6 +89,9 @@ pub struct Vehicle {
     /// Wheel spin states (visible to the vehicle tests, which kick a wheel).
     pub(super) spins: [WheelSpin; 4],
     deflections: [TreadDeflection; 4],
+    /// The tyres' ground-plane forces of the last step in the body frame (N): the links pass
+    /// their vertical share to this step's tyre loads ([`super::link_loads`]).
+    link_forces_body: [DVec3; 4],
     /// Where each wheel's and each body probe's ground query hit last tick: a cache that
     /// speeds the next query up and never changes its result.
     ground_hints: GroundHints,
@@ -148,6 +155,12 @@ impl Vehicle {
                 },
                 slip_stiffness_per_load: kx,
                 cornering_stiffness_per_load: ky,
+                relaxation: RelaxationTable::new(
+                    &ap.wheel,
+                    &tires[axle],
+                    load,
+                    TYRE_MIN_SPEED_M_PER_S,
+                ),
             }
         });
         let aero_points = AeroPoints {
@@ -179,6 +192,7 @@ impl Vehicle {
             body: RigidBody::default(),
             spins,
             deflections: [TreadDeflection::default(); 4],
+            link_forces_body: [DVec3::ZERO; 4],
             ground_hints: GroundHints::default(),
             wall_memory: WallMemory::default(),
             aids: DriverAids::default(),
@@ -384,6 +398,7 @@ impl Vehicle {
             s.omega = 0.0;
         }
         self.deflections = [TreadDeflection::default(); 4];
+        self.link_forces_body = [DVec3::ZERO; 4];
         self.wall_memory = WallMemory::default();
         self.aids = DriverAids::default();
         // In place, as `fuelled_powertrain` builds it, without cloning the parameters.
@@ -457,7 +472,7 @@ impl Vehicle {
         );
 
         // 3. Suspension forces and tyre loads.
-        let loads_n = tyre_loads(p, &contacts);
+        let loads_n = tyre_loads(p, &contacts, &link_loads_n(p, &self.link_forces_body));
 
         // 4. Tyres.
         let mut tyres = TyreForces::evaluate(
@@ -484,6 +499,8 @@ impl Vehicle {
         self.powertrain
             .step_wheels(&aided.powertrain, &mut self.spins, &tyres.wheel_loads, dt);
         tyres.follow_spins(&self.spins, &contacts, self.body.pose.position, &mut loads);
+        self.link_forces_body =
+            in_body_frame(self.body.pose.orientation, &tyres.planar_forces_world());
 
         // 6. Tread deflections.
         advance_deflections(

@@ -111,7 +111,9 @@ pub struct AxleParams {
     /// Anti-roll bar rate (N/m): each side gets `rate * (own compression - other compression)`
     /// (Wolfe, workshop VI). Zero for no bar.
     pub anti_roll_bar_n_per_m: f64,
-    /// Static camber (deg), negative when the top of the wheel leans towards the car's centre.
+    /// Static camber (deg), negative when the top of the wheel leans towards the car's centre,
+    /// on both sides: the tyre's ISO inclination is `-camber` on the left wheel and `+camber`
+    /// on the right (see [`crate::tire`]).
     pub static_camber_deg: f64,
     /// Static toe (deg) per wheel, positive toe-in (the front of the wheel points inwards).
     pub static_toe_deg: f64,
@@ -119,10 +121,19 @@ pub struct AxleParams {
     /// `static_camber_deg`; negative gains negative camber in bump).
     #[serde(default)]
     pub camber_gain_deg_per_m: f64,
-    /// Height above the ground at which the tyres' lateral forces act on the body (m): the
-    /// axle's roll centre. Zero puts them at the contact patch.
+    /// Height of the axle's roll centre above the ground (m, default 0): in front view the
+    /// links pass the tyres' lateral forces to the body along lines through it, so this much
+    /// of the lateral load transfer goes through the links rather than the springs
+    /// (`Fy_axle · h_rc / t`; see `link_loads`). Zero: all of it through springs and bars.
     #[serde(default)]
     pub roll_centre_height_m: f64,
+    /// Anti-dive (front) or anti-squat (rear) geometry as a fraction (-, default 0): the
+    /// side-view force line of this axle's tyres has the slope `fraction · h / L`, so `1.0`
+    /// carries all the pitch transfer of forces at this axle's patches through the links
+    /// (Milliken's 100 % anti-dive with all braking at the front, or 100 % anti-squat of a
+    /// rear-driven car), `0.0` all of it through the springs; negative gives pro-dive/squat.
+    #[serde(default)]
+    pub anti_pitch_fraction: f64,
 }
 
 /// Wheel, tyre contact behaviour and rolling resistance.
@@ -136,10 +147,15 @@ pub struct WheelParams {
     /// Inflation pressure (Pa), passed to tyre models with pressure terms.
     pub tyre_pressure_pa: f64,
     /// Longitudinal relaxation length `sigma_kappa` (m): distance rolled for the slip ratio
-    /// seen by the tyre to reach 63 % of a step change.
-    pub relaxation_length_longitudinal_m: f64,
-    /// Lateral relaxation length `sigma_alpha` (m), likewise for the slip angle.
-    pub relaxation_length_lateral_m: f64,
+    /// seen by the tyre to reach 63 % of a step change. When omitted: from the tyre's slip
+    /// stiffness over its carcass stiffness at each load (Magic Formula files), else 0.15 m
+    /// (see `relaxation`).
+    #[serde(default)]
+    pub relaxation_length_longitudinal_m: Option<f64>,
+    /// Lateral relaxation length `sigma_alpha` (m), likewise for the slip angle; when
+    /// omitted from the tyre's cornering and carcass stiffnesses, else 0.35 m.
+    #[serde(default)]
+    pub relaxation_length_lateral_m: Option<f64>,
     /// Damping ratio of the tyre's contact at standstill (-): the damper in parallel with the
     /// contact stiffness `k = C / sigma` is `2 * ratio * sqrt(k * m_corner)`, with `m_corner`
     /// the corner's static share of the mass, so that a parked car settles on its tyres in the
@@ -340,8 +356,8 @@ impl Default for VehicleParams {
             radius_m: 0.315,
             spin_inertia_kg_m2: 0.9,
             tyre_pressure_pa: 2.07e5,
-            relaxation_length_longitudinal_m: 0.15,
-            relaxation_length_lateral_m: 0.35,
+            relaxation_length_longitudinal_m: Some(0.15),
+            relaxation_length_lateral_m: Some(0.35),
             contact_damping_ratio: 0.5,
             low_speed_m_per_s: 3.0,
             rolling_resistance_c0: 0.004,
@@ -396,6 +412,7 @@ impl Default for VehicleParams {
                 static_toe_deg: 0.05,
                 camber_gain_deg_per_m: -15.0,
                 roll_centre_height_m: 0.05,
+                anti_pitch_fraction: 0.0,
             },
             rear: AxleParams {
                 track_m: 1.577,
@@ -417,6 +434,7 @@ impl Default for VehicleParams {
                 static_toe_deg: 0.1,
                 camber_gain_deg_per_m: -10.0,
                 roll_centre_height_m: 0.1,
+                anti_pitch_fraction: 0.0,
             },
             steering: SteeringParams {
                 ratio: 16.1,
@@ -622,6 +640,7 @@ impl Validate for AxleParams {
             200.0,
         );
         v.in_range("roll_centre_height_m", self.roll_centre_height_m, -0.5, 1.5);
+        v.in_range("anti_pitch_fraction", self.anti_pitch_fraction, -1.0, 1.5);
     }
 }
 
@@ -630,14 +649,12 @@ impl Validate for WheelParams {
         v.positive("radius_m", self.radius_m);
         v.positive("spin_inertia_kg_m2", self.spin_inertia_kg_m2);
         v.positive("tyre_pressure_pa", self.tyre_pressure_pa);
-        v.positive(
-            "relaxation_length_longitudinal_m",
-            self.relaxation_length_longitudinal_m,
-        );
-        v.positive(
-            "relaxation_length_lateral_m",
-            self.relaxation_length_lateral_m,
-        );
+        if let Some(length) = self.relaxation_length_longitudinal_m {
+            v.positive("relaxation_length_longitudinal_m", length);
+        }
+        if let Some(length) = self.relaxation_length_lateral_m {
+            v.positive("relaxation_length_lateral_m", length);
+        }
         v.in_range(
             "contact_damping_ratio",
             self.contact_damping_ratio,

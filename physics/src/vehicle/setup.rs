@@ -24,7 +24,8 @@ use crate::powertrain::{Differential, Drivetrain};
 pub struct AxleSetup {
     /// Cold inflation pressure (Pa, gauge).
     pub tyre_pressure_pa: f64,
-    /// Static camber (deg, negative: top of the wheel inwards).
+    /// Static camber (deg, negative: top of the wheel inwards, on both sides; see
+    /// [`crate::tire`] for the tyre's ISO inclination).
     pub camber_deg: f64,
     /// Static toe (deg, positive toe-in).
     pub toe_deg: f64,

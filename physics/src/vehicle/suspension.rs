@@ -16,9 +16,14 @@ use super::wheel::ContactGeometry;
 
 /// The tyre loads (N, zero or positive) of the wheels `[FL, FR, RL, RR]` at their `contacts`:
 /// each wheel in contact carries its suspension's force plus its share of the axle's
-/// anti-roll bar, a wheel off the ground carries nothing, and a tyre cannot pull, so a
+/// anti-roll bar plus its links' force `link_loads_n` (geometric load transfer, see
+/// `link_loads`), a wheel off the ground carries nothing, and a tyre cannot pull, so a
 /// negative force (fast rebound) is no load.
-pub fn tyre_loads(params: &VehicleParams, contacts: &[ContactGeometry; 4]) -> [f64; 4] {
+pub fn tyre_loads(
+    params: &VehicleParams,
+    contacts: &[ContactGeometry; 4],
+    link_loads_n: &[f64; 4],
+) -> [f64; 4] {
     let mut suspension = [0.0; 4];
     for axle in 0..2 {
         let (l, r) = (2 * axle, 2 * axle + 1);
@@ -31,7 +36,8 @@ pub fn tyre_loads(params: &VehicleParams, contacts: &[ContactGeometry; 4]) -> [f
         for (i, arb) in [(l, arb_l), (r, arb_r)] {
             let c = &contacts[i];
             if c.contact {
-                suspension[i] = ap.suspension.force(c.compression, c.compression_rate) + arb;
+                suspension[i] =
+                    ap.suspension.force(c.compression, c.compression_rate) + arb + link_loads_n[i];
             }
         }
     }

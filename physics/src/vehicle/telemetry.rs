@@ -37,7 +37,11 @@ pub struct WheelTelemetry {
     pub suspension_travel_m: f64,
     /// Road-wheel steer angle including toe (rad, positive left).
     pub steer_angle_rad: f64,
-    /// Inclination against the road (rad, ISO-W).
+    /// Camber against the road in car terms (rad): negative when the top of the wheel leans
+    /// towards the car's centre, the same convention on both sides (a level car with
+    /// `static_camber_deg = -2` reads about -0.035 on all four wheels). The tyre's ISO
+    /// inclination is `-camber_rad` on the left wheels and `+camber_rad` on the right. Without
+    /// contact: the suspension's camber against the body.
     pub camber_rad: f64,
     /// Surface under the wheel: the one the suspension ray hit, asphalt when nothing is within
     /// reach.

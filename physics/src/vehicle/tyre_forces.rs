@@ -3,6 +3,9 @@
 //! 1. [`TyreForces::evaluate`]: for each wheel in contact, the contact frame and slip
 //!    velocities, the transient slips from its tread deflections and the tyre forces (the
 //!    surface's friction, and the tyre's heat where it has a thermal model, as `mu_scale`).
+//!    Each axle's tyre runs as measured on the side its data were measured on and as its
+//!    mirror image on the other ([`crate::tire::Tire::on_side`]); the camber goes in as the
+//!    ISO inclination (`-camber` on the left, `+camber` on the right, see [`crate::tire`]).
 //!    The forces act on the body at the contact point (the lateral force at the axle's
 //!    roll-centre height), the aligning moment about the ground normal. The wheel gets the
 //!    road torque `-fx r` and its slope in the spin through the standstill damper (the tyre's
@@ -20,6 +23,7 @@ use glam::DVec3;
 use super::brakes::WheelSlipSensor;
 use super::chassis::{BodyLoads, RigidBody};
 use super::params::{GRAVITY, VehicleParams};
+use super::relaxation::RelaxationLengths;
 use super::steer_camber::steer_camber_deg;
 use super::telemetry::WheelTelemetry;
 use super::tyre_heat::TyreHeat;
@@ -29,7 +33,7 @@ use super::wheel::{
 };
 use crate::powertrain::{WheelLoad, WheelSpin};
 use crate::tire::thermal::ThermalLoads;
-use crate::tire::{Tire, TireInput, TireModel, TireOutput};
+use crate::tire::{Tire, TireInput, TireModel, TireOutput, TyreSide};
 
 /// Relative step in kappa of the finite difference that finds the tyre's local slope.
 const KAPPA_STEP: f64 = 1e-4;
@@ -75,6 +79,8 @@ pub(crate) struct TyreForces {
     pub telemetry: [WheelTelemetry; 4],
     /// Contact speeds `(vx, vy)` (m/s) of the loaded wheels.
     contact_speeds: [(f64, f64); 4],
+    /// Relaxation lengths at each loaded wheel's load.
+    relaxation: [RelaxationLengths; 4],
     /// Rolling-resistance torques (N·m).
     rolling_resistance_n_m: [f64; 4],
     /// Sliding powers of the contact patches (W).
@@ -83,6 +89,8 @@ pub(crate) struct TyreForces {
     fx_per_spin: [f64; 4],
     /// Headings in the ground plane (world, unit).
     headings: [DVec3; 4],
+    /// Lateral axes of the contact frames (world, unit).
+    laterals: [DVec3; 4],
 }
 
 impl TyreForces {
@@ -116,16 +124,20 @@ impl TyreForces {
         } else {
             0.0
         };
+        // Car terms: negative when the top of the wheel leans towards the car's centre.
         let camber = (ap.static_camber_deg
             + ap.camber_gain_deg_per_m * (c.compression - corner.static_compression)
             + steer_camber_deg(&p.steering, corner.side, kingpin_steer))
         .to_radians();
+        // ISO inclination in the body frame: -camber on the left (side +1), +camber on the
+        // right (side -1).
+        let gamma_body = -corner.side * camber;
         let omega = inputs.spins[i].omega;
         self.telemetry[i] = WheelTelemetry {
             spin_rad_per_s: omega,
             suspension_travel_m: c.compression,
             steer_angle_rad: steer_angle,
-            camber_rad: corner.side * camber,
+            camber_rad: camber,
             surface: c.surface,
             contact: c.contact,
             centre_position: c.wheel_centre,
@@ -135,7 +147,7 @@ impl TyreForces {
         if !c.contact || fz <= 0.0 {
             return;
         }
-        let k = contact_kinematics(body, c, steer_angle, corner.side * camber);
+        let k = contact_kinematics(body, c, steer_angle, gamma_body);
         let r = corner.radius;
         let vsx = k.vx - omega * r;
         let vsy = k.vy;
@@ -145,12 +157,20 @@ impl TyreForces {
             ground_speed: k.vx,
             contact: true,
         };
+        let sigma = corner.relaxation.at(fz);
+        self.relaxation[i] = sigma;
         let damping_time = contact_damping_time(
             wp,
             p.static_wheel_load_n(corner.axle) / GRAVITY,
             corner.slip_stiffness_per_load * fz,
+            sigma.longitudinal_m,
         );
-        let slip = wp.transient_slip(&inputs.deflections[i], k.vx, vsx, vsy, damping_time);
+        let slip = wp.transient_slip(
+            &inputs.deflections[i],
+            (k.vx, vsx, vsy),
+            sigma,
+            damping_time,
+        );
         let surface = c.surface.properties();
         // Without thermal parameters: the set pressure and the road's friction, untouched.
         let (pressure, mu_scale) =
@@ -170,7 +190,9 @@ impl TyreForces {
             pressure,
             mu_scale,
         };
-        let tire = &inputs.tires[corner.axle];
+        // The axle's tyre as it runs on this side: mirrored on the side its data were not
+        // measured on, for the forces and the slope alike.
+        let tire = inputs.tires[corner.axle].on_side(TyreSide::of_sign(corner.side));
         // Only what the step uses (fx, fy, mz; the same bits as a full evaluation).
         let mut out = tire.evaluate_forces(&input);
         if !out.is_finite() {
@@ -193,19 +215,15 @@ impl TyreForces {
             }
         }
         self.headings[i] = k.x;
+        self.laterals[i] = k.y;
 
         // Forces on the body.
         let n = c.normal;
         let loose = k.planar_velocity * (-surface.loose_drag_s_per_m * fz);
-        let at_patch = k.x * out.fx + n * fz + loose;
-        let lateral = k.y * out.fy;
-        let lateral_point = c.point + n * ap.roll_centre_height_m;
-        body_loads.add(
-            at_patch + lateral,
-            (c.point - position).cross(at_patch)
-                + (lateral_point - position).cross(lateral)
-                + n * out.mz,
-        );
+        // The whole tyre force at the patch: the links' share of the load (`link_loads`)
+        // acts along lines through the patch, so nothing moves to the roll centre.
+        let at_patch = k.x * out.fx + k.y * out.fy + n * fz + loose;
+        body_loads.add(at_patch, (c.point - position).cross(at_patch) + n * out.mz);
 
         // Torque on the wheel and its slope in the spin: the tread spring acts explicitly,
         // the standstill damper implicitly (see `wheel`); the body gets the matching force
@@ -224,7 +242,8 @@ impl TyreForces {
         w.fx_n = out.fx;
         w.fy_n = out.fy;
         w.mz_n_m = out.mz;
-        w.camber_rad = k.gamma;
+        // Back to car terms against the road: the same numbers on both sides of a level car.
+        w.camber_rad = -corner.side * k.gamma;
     }
 
     /// The brakes' torque capacities (N·m, after ABS, with the handbrake) join the wheels'
@@ -269,8 +288,21 @@ impl TyreForces {
 
     /// The contact speeds `(vx, vy)` (m/s) of the wheels that carry load, `None` for the
     /// others: what [`crate::vehicle::wheel::advance_deflections`] takes.
-    pub(crate) fn loaded_contact_speeds(&self) -> [Option<(f64, f64)>; 4] {
-        std::array::from_fn(|i| (self.telemetry[i].load_n > 0.0).then_some(self.contact_speeds[i]))
+    /// Each tyre's force in the ground plane (world, N; zero off the ground), `fx` after
+    /// [`TyreForces::follow_spins`]: what the links carry into the next step's loads.
+    pub(crate) fn planar_forces_world(&self) -> [DVec3; 4] {
+        std::array::from_fn(|i| {
+            self.headings[i] * self.forces[i].fx + self.laterals[i] * self.forces[i].fy
+        })
+    }
+
+    /// Each loaded wheel's contact speeds `(vx, vy)` (m/s) and relaxation lengths; `None` for
+    /// a wheel without load.
+    pub(crate) fn loaded_contact_speeds(&self) -> [Option<(f64, f64, RelaxationLengths)>; 4] {
+        std::array::from_fn(|i| {
+            let (vx, vy) = self.contact_speeds[i];
+            (self.telemetry[i].load_n > 0.0).then_some((vx, vy, self.relaxation[i]))
+        })
     }
 
     /// What heats each tyre over the step with the wheels' new `spins` and the car's

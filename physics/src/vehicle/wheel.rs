@@ -21,7 +21,10 @@
 //! `vsx = vx - omega r` and `vsy = vy`; the steady-state slips would be
 //! `kappa = -vsx / |vx|` and `tan(alpha) = vsy / |vx|` (Wolfe, workshop III, and [`crate::tire`]).
 //! The inclination `gamma` is measured from the wheel's actual axle direction against `n`, so body
-//! roll changes camber.
+//! roll changes camber. It is ISO, as the tyre models take it: positive when the top of the wheel
+//! leans to `-y_c` (`sin gamma = a . n` with `a` the axle's unit vector, pointing to the wheel's
+//! left). A car's camber, negative when the top leans towards the car's centre, is
+//! `gamma = -camber` on a left wheel and `gamma = +camber` on a right one (see [`crate::tire`]).
 //!
 //! # Low speed: transient slip with tread deflection states
 //!
@@ -104,6 +107,7 @@ use glam::{DQuat, DVec3};
 
 use super::chassis::RigidBody;
 use super::params::{VehicleParams, WheelParams};
+use super::relaxation::{RelaxationLengths, RelaxationTable};
 use crate::ground::{Ground, RayHint, Surface};
 use crate::powertrain::WheelSpin;
 use crate::tire::{Tire, TireInput, TireModel};
@@ -141,6 +145,8 @@ pub struct Corner {
     pub slip_stiffness_per_load: f64,
     /// Cornering stiffness magnitude per unit load near the static load (1/rad).
     pub cornering_stiffness_per_load: f64,
+    /// The tyre's relaxation lengths by load.
+    pub relaxation: RelaxationTable,
 }
 
 /// Slips at which a tyre's pure-slip force curves peak.
@@ -245,14 +251,16 @@ pub struct ContactKinematics {
     pub vx: f64,
     /// Lateral speed of the contact point (m/s).
     pub vy: f64,
-    /// Inclination angle against the ground (rad, ISO-W: positive top leaning to +y).
+    /// Inclination angle against the ground (rad, ISO: positive when the top of the wheel
+    /// leans to -y).
     pub gamma: f64,
     /// Contact velocity in the ground plane (world, m/s).
     pub planar_velocity: DVec3,
 }
 
 /// Computes the contact frame for a wheel of body-frame heading angle `heading` (steer + toe,
-/// rad) and body-relative ISO-W inclination `gamma_body` (rad).
+/// rad) and body-relative ISO inclination `gamma_body` (rad, a rotation about the wheel's
+/// heading: positive leans the top of the wheel to the body's -y).
 pub fn contact_kinematics(
     body: &RigidBody,
     contact: &ContactGeometry,
@@ -260,7 +268,7 @@ pub fn contact_kinematics(
     gamma_body: f64,
 ) -> ContactKinematics {
     let q = body.pose.orientation;
-    let wheel_rotation = q * DQuat::from_rotation_z(heading) * DQuat::from_rotation_x(-gamma_body);
+    let wheel_rotation = q * DQuat::from_rotation_z(heading) * DQuat::from_rotation_x(gamma_body);
     let n = contact.normal;
     let heading_world = wheel_rotation.mul_vec3(DVec3::X);
     let axle_world = wheel_rotation.mul_vec3(DVec3::Y);
@@ -277,7 +285,7 @@ pub fn contact_kinematics(
         y,
         vx: v.dot(x),
         vy: v.dot(y),
-        gamma: (-axle_world.dot(n)).clamp(-1.0, 1.0).asin(),
+        gamma: axle_world.dot(n).clamp(-1.0, 1.0).asin(),
         planar_velocity,
     }
 }
@@ -319,20 +327,16 @@ impl WheelParams {
     }
 
     /// The slips the tyre sees for the deflections `d` at contact speeds `vx`, slip
-    /// velocities `vsx`, `vsy` (m/s), with the standstill damping time `damping_time` (s,
-    /// from [`contact_damping_time`]).
+    /// velocities `vsx`, `vsy` (m/s), with the relaxation lengths `sigma` at its load and the
+    /// standstill damping time `damping_time` (s, from [`contact_damping_time`]).
     pub fn transient_slip(
         &self,
         d: &TreadDeflection,
-        vx: f64,
-        vsx: f64,
-        vsy: f64,
+        (vx, vsx, vsy): (f64, f64, f64),
+        sigma: RelaxationLengths,
         damping_time: f64,
     ) -> TransientSlip {
-        let (sx, sy) = (
-            self.relaxation_length_longitudinal_m,
-            self.relaxation_length_lateral_m,
-        );
+        let (sx, sy) = (sigma.longitudinal_m, sigma.lateral_m);
         let w = self.low_speed_weight(vx);
         let damping = w * damping_time;
         let du = -vsx - vx.abs() * d.longitudinal_m / sx;
@@ -345,21 +349,18 @@ impl WheelParams {
         }
     }
 
-    /// Advances the deflections by `dt` with the slip velocities after this tick's spin
-    /// update; the tyre's `peak` slips bound them at low speed.
+    /// Advances the deflections by `dt` with the slip velocities `(vx, vsx, vsy)` after this
+    /// tick's spin update and the relaxation lengths `sigma`; the tyre's `peak` slips bound
+    /// them at low speed.
     pub fn advance_deflection(
         &self,
         d: &TreadDeflection,
-        vx: f64,
-        vsx: f64,
-        vsy: f64,
+        (vx, vsx, vsy): (f64, f64, f64),
+        sigma: RelaxationLengths,
         dt: f64,
         peak: PeakSlip,
     ) -> TreadDeflection {
-        let (sx, sy) = (
-            self.relaxation_length_longitudinal_m,
-            self.relaxation_length_lateral_m,
-        );
+        let (sx, sy) = (sigma.longitudinal_m, sigma.lateral_m);
         let speed = vx.abs();
         let u = (d.longitudinal_m - vsx * dt) / (1.0 + speed * dt / sx);
         let v = (d.lateral_m + vsy * dt) / (1.0 + speed * dt / sy);
@@ -383,25 +384,24 @@ impl WheelParams {
 
 /// Advances the tread deflections of the four wheels by `dt` after this tick's spin update
 /// ([`WheelParams::advance_deflection`] with the new `spins`). `contact_speeds` holds each
-/// loaded tyre's contact speeds `(vx, vy)` (m/s) of this tick; a wheel without load (`None`)
-/// loses its deflection.
+/// loaded tyre's contact speeds `(vx, vy)` (m/s) and relaxation lengths of this tick; a
+/// wheel without load (`None`) loses its deflection.
 pub fn advance_deflections(
     deflections: &mut [TreadDeflection; 4],
     corners: &[Corner; 4],
     params: &VehicleParams,
-    contact_speeds: &[Option<(f64, f64)>; 4],
+    contact_speeds: &[Option<(f64, f64, RelaxationLengths)>; 4],
     spins: &[WheelSpin; 4],
     dt: f64,
 ) {
     for i in 0..4 {
-        if let Some((vx, vy)) = contact_speeds[i] {
+        if let Some((vx, vy, sigma)) = contact_speeds[i] {
             let corner = &corners[i];
             let vsx = vx - spins[i].omega * corner.radius;
             deflections[i] = params.axle(corner.axle).wheel.advance_deflection(
                 &deflections[i],
-                vx,
-                vsx,
-                vy,
+                (vx, vsx, vy),
+                sigma,
                 dt,
                 corner.peak,
             );
@@ -412,13 +412,18 @@ pub fn advance_deflections(
 }
 
 /// The standstill damping time (s) of a corner carrying the mass `corner_mass` (kg) whose tyre
-/// has the slip stiffness `slip_stiffness` (N) at its present load: `2 zeta sqrt(m sigma / C)`,
+/// has the slip stiffness `slip_stiffness` (N) and the longitudinal relaxation length `sigma`
+/// (m) at its present load: `2 zeta sqrt(m sigma / C)`,
 /// the damping time of a damper of ratio `zeta` on the contact spring `C / sigma` carrying the
 /// corner's mass. It does not depend on the step: the powertrain integrates the damper
 /// implicitly (see the module documentation).
 #[inline]
-pub fn contact_damping_time(wheel: &WheelParams, corner_mass: f64, slip_stiffness: f64) -> f64 {
-    let sigma = wheel.relaxation_length_longitudinal_m;
+pub fn contact_damping_time(
+    wheel: &WheelParams,
+    corner_mass: f64,
+    slip_stiffness: f64,
+    sigma: f64,
+) -> f64 {
     if !(slip_stiffness.is_finite() && slip_stiffness > 0.0) {
         return 0.0;
     }
@@ -500,6 +505,12 @@ mod tests {
             peak: PEAK,
             slip_stiffness_per_load: 16.5,
             cornering_stiffness_per_load: 13.5,
+            relaxation: RelaxationTable::new(
+                &VehicleParams::default().front.wheel,
+                &Tire::SimplifiedPacejka(SimplifiedPacejka::default()),
+                3600.0,
+                TYRE_MIN_SPEED_M_PER_S,
+            ),
         }
     }
 
@@ -531,10 +542,23 @@ mod tests {
         // Steering left by 0.1 rad turns the heading left: velocity now to the right of it.
         let k = contact_kinematics(&body, &c, 0.1, 0.0);
         assert!((k.vy - (1.0 * 0.1f64.cos() - 10.0 * 0.1f64.sin())).abs() < 1e-12);
-        // Negative camber on the left wheel: top leans to -y, gamma negative.
-        let k = contact_kinematics(&body, &c, 0.0, -0.02);
-        assert!((k.gamma + 0.02).abs() < 1e-12);
+        // Negative camber on the left wheel: top leans to -y, ISO gamma positive.
+        let k = contact_kinematics(&body, &c, 0.0, 0.02);
+        assert!((k.gamma - 0.02).abs() < 1e-12);
+        // The top of the wheel: the wheel's up axis, rotated by gamma about x, leans to -y.
+        let top = DQuat::from_rotation_x(0.02).mul_vec3(DVec3::Z);
+        assert!(top.y < 0.0);
+        // Rolling the body to the right (about +x) by 0.01 rad adds 0.01 rad of inclination.
+        body.pose.orientation = DQuat::from_rotation_x(0.01);
+        let k = contact_kinematics(&body, &c, 0.0, 0.02);
+        assert!((k.gamma - 0.03).abs() < 1e-12);
     }
+
+    /// The default wheel's lengths: 0.15 m and 0.35 m.
+    const SIGMA: RelaxationLengths = RelaxationLengths {
+        longitudinal_m: 0.15,
+        lateral_m: 0.35,
+    };
 
     #[test]
     fn transient_slip_converges_to_steady_state_at_speed() {
@@ -543,9 +567,9 @@ mod tests {
         // 20 m/s, wheel braking at kappa = -0.05, sliding sideways at tan(alpha) = 0.02.
         let (vx, vsx, vsy) = (20.0, 1.0, 0.4);
         for _ in 0..2000 {
-            d = w.advance_deflection(&d, vx, vsx, vsy, 0.001, PEAK);
+            d = w.advance_deflection(&d, (vx, vsx, vsy), SIGMA, 0.001, PEAK);
         }
-        let s = w.transient_slip(&d, vx, vsx, vsy, 0.02);
+        let s = w.transient_slip(&d, (vx, vsx, vsy), SIGMA, 0.02);
         assert!((s.kappa + 0.05).abs() < 1e-9, "{}", s.kappa);
         assert!((s.alpha - 0.02f64.atan()).abs() < 1e-9);
     }
@@ -553,7 +577,7 @@ mod tests {
     #[test]
     fn slip_sensitivity_is_the_damper_over_the_relaxation_length() {
         let w = VehicleParams::default().front.wheel;
-        let tau = contact_damping_time(&w, 370.0, 16.5 * 3600.0);
+        let tau = contact_damping_time(&w, 370.0, 16.5 * 3600.0, 0.15);
         assert!((tau - 2.0 * 0.5 * (370.0 * 0.15 / (16.5 * 3600.0_f64)).sqrt()).abs() < 1e-15);
         let d = TreadDeflection {
             longitudinal_m: 0.002,
@@ -561,14 +585,14 @@ mod tests {
         };
         // At 1 m/s the damper is partly faded in; the sensitivity is the slope in vsx.
         let (vx, vsx, h) = (1.0, -0.3, 1e-6);
-        let s = w.transient_slip(&d, vx, vsx, 0.0, tau);
-        let ahead = w.transient_slip(&d, vx, vsx + h, 0.0, tau);
+        let s = w.transient_slip(&d, (vx, vsx, 0.0), SIGMA, tau);
+        let ahead = w.transient_slip(&d, (vx, vsx + h, 0.0), SIGMA, tau);
         let numeric = (ahead.kappa - s.kappa) / h;
         assert!((s.kappa_per_slip_velocity - numeric).abs() < 1e-9);
         assert!((s.kappa_per_slip_velocity + s.low_speed_weight * tau / 0.15).abs() < 1e-15);
         // No damper from the fade-out speed on.
         assert_eq!(
-            w.transient_slip(&d, 3.0, vsx, 0.0, tau)
+            w.transient_slip(&d, (3.0, vsx, 0.0), SIGMA, tau)
                 .kappa_per_slip_velocity,
             0.0
         );
@@ -579,11 +603,11 @@ mod tests {
         let w = VehicleParams::default().front.wheel;
         let mut d = TreadDeflection::default();
         // Locked wheel pushed forward by 1 mm: deflection -1 mm, no relaxation.
-        d = w.advance_deflection(&d, 0.0, 1.0, 0.0, 0.001, PEAK);
+        d = w.advance_deflection(&d, (0.0, 1.0, 0.0), SIGMA, 0.001, PEAK);
         assert!((d.longitudinal_m + 0.001).abs() < 1e-15);
         // Pushed far: held at the peak deflection sigma * kappa_peak.
         for _ in 0..1000 {
-            d = w.advance_deflection(&d, 0.0, 1.0, 0.0, 0.001, PEAK);
+            d = w.advance_deflection(&d, (0.0, 1.0, 0.0), SIGMA, 0.001, PEAK);
         }
         assert!((d.longitudinal_m + 0.15 * 0.1).abs() < 1e-12);
     }

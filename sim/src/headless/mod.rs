@@ -10,6 +10,7 @@ mod procedures;
 mod recorder;
 mod replay_run;
 mod run;
+mod steady_state_gradients;
 
 use std::path::PathBuf;
 use std::time::Instant;

@@ -16,6 +16,7 @@ use serde_json::{Map, Value, json};
 use super::line_keeper::LineKeeper;
 use super::metrics::{self, FOOT_M, G, KMH, MPH, QUARTER_MILE_M, StraightSample, steady_top_speed};
 use super::run::Run;
+use super::steady_state_gradients::SteadyStateGradients;
 use crate::session::AutopilotLimits;
 
 /// Named metrics of a run, in the order they were measured.
@@ -239,6 +240,7 @@ pub fn skidpad(sim: &mut Run, test: &SkidpadTest) -> Result<Metrics> {
     let window = sim.ticks_in(1.0);
     let (mut sum, mut count, mut best) = (0.0, 0u64, 0.0f64);
     let mut off_for = 0u64;
+    let mut gradients = SteadyStateGradients::default();
     let t0 = sim.snapshot().time_s;
     let limit_s = 600.0;
     loop {
@@ -257,6 +259,7 @@ pub fn skidpad(sim: &mut Run, test: &SkidpadTest) -> Result<Metrics> {
         let on_circle = offset.abs() <= test.max_offset_m;
         if on_circle {
             off_for = 0;
+            gradients.add(sim.snapshot());
             sum += sim.snapshot().specific_force_body.y;
             count += 1;
             if count == window {
@@ -277,6 +280,16 @@ pub fn skidpad(sim: &mut Run, test: &SkidpadTest) -> Result<Metrics> {
     let mut m = Metrics::new();
     put(&mut m, "skidpad_max_lat_g", best);
     put(&mut m, "skidpad_radius_m", radius);
+    put_opt(
+        &mut m,
+        "understeer_gradient_deg_per_g",
+        gradients.understeer_deg_per_g(),
+    );
+    put_opt(
+        &mut m,
+        "roll_gradient_deg_per_g",
+        gradients.roll_deg_per_g(),
+    );
     Ok(m)
 }
 

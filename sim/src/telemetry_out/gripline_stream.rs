@@ -29,8 +29,9 @@
 //! | 180 | four wheels FL, FR, RL, RR, 64 bytes each (below) | |
 //!
 //! Each wheel: load (N), slip ratio, slip angle (rad), sliding speed (m/s), Fx, Fy (N), Mz
-//! (N·m), spin (rad/s), suspension travel (m), steer angle (rad), camber (rad), brake torque
-//! (N·m), centre x, y, z (m, world): 15 × f32; surface (0 asphalt, 1 wet asphalt, 2
+//! (N·m), spin (rad/s), suspension travel (m), steer angle (rad), camber against the road
+//! (rad, car terms: negative when the top of the wheel leans towards the car's centre, on
+//! either side), brake torque (N·m), centre x, y, z (m, world): 15 × f32; surface (0 asphalt, 1 wet asphalt, 2
 //! concrete, 3 kerb, 4 grass, 5 gravel, 6 sand, 7 ice), contact (0/1): 2 × u8; 2 reserved.
 //!
 //! Version 2 appends at 436 the four tyres' thermal state, 28 bytes each (FL, FR, RL, RR):

@@ -20,7 +20,9 @@
 //!
 //! Wheels are in LFS's order: rear left, rear right, front left, front right. Each: suspension
 //! compression from full droop, steer angle, lateral force to the right, longitudinal force
-//! forward, vertical load (N), spin (rad/s), inclination (rad), tyre air temperature (u8, 0:
+//! forward, vertical load (N), spin (rad/s), lean relative to the road (rad, LFS's
+//! `LeanRelToRoad`: anticlockwise seen from behind, top to the left positive, i.e. the car-terms
+//! camber on a left wheel and its negative on a right one), tyre air temperature (u8, 0:
 //! not modelled), slip fraction (u8, 0: not modelled), touching (u8), spare, slip ratio, tangent
 //! of the slip angle. The track ruler distance is 0: Gripline's tracks have no ruler yet.
 
@@ -136,7 +138,14 @@ pub fn encode(s: &Snapshot, car: &CarFacts, opts: u32, id: Option<i32>, distance
                 w.f32(wheel.fx_n);
                 w.f32(wheel.load_n);
                 w.f32(wheel.spin_rad_per_s);
-                w.f32(wheel.camber_rad);
+                // LFS's lean, top to the left positive, from the car-terms camber (negative
+                // top inwards): the same on a left wheel (FL 0, RL 2), negated on a right one.
+                let lean = if i % 2 == 0 {
+                    wheel.camber_rad
+                } else {
+                    -wheel.camber_rad
+                };
+                w.f32(lean);
                 w.bytes(&[0, 0, u8::from(wheel.contact), 0]);
                 w.f32(wheel.slip_ratio);
                 w.f32(wheel.slip_angle_rad.tan());

@@ -247,6 +247,17 @@ fn outgauge_and_outsim_packets_carry_the_ticks_they_were_sent_at() {
             1e-4
         ));
         assert_eq!(p[wheels + 30], 1, "touching");
+        // Lean relative to the road, LFS's anticlockwise seen from behind: the C5's negative
+        // camber (top of the wheel inwards) leans the left wheels' tops to the right (negative)
+        // and the right wheels' to the left (positive), by the same amount on a level launch.
+        let (rl, rr) = (f32_at(p, wheels + 24), f32_at(p, wheels + 40 + 24));
+        let (fl, fr) = (f32_at(p, wheels + 80 + 24), f32_at(p, wheels + 120 + 24));
+        for (left, right) in [(rl, rr), (fl, fr)] {
+            assert!(
+                left < 0.0 && right > 0.0 && (left + right).abs() < 1e-6,
+                "lean {left} left, {right} right at {ms}"
+            );
+        }
     }
     assert!(moved, "the launch covers more than 100 m");
 
@@ -426,6 +437,14 @@ fn the_gripline_stream_carries_every_wheel_of_the_tick_it_was_sent_at() {
             }
             assert_eq!(p[w + 60], 0, "asphalt");
             assert_eq!(p[w + 61], 1, "in contact");
+            // Camber against the road in car terms: the C5's -0.5° front and -0.3° rear read
+            // negative on both sides, the same on the left as on the right.
+            let camber = f32_at(p, w + 40);
+            let other_side = f32_at(p, 180 + (k ^ 1) * 64 + 40);
+            assert!(
+                camber < 0.0 && (camber - other_side).abs() < 1e-6,
+                "{wheel} camber {camber} rad, the other side's {other_side} at {ms} ms"
+            );
             let th = 436 + k * 28;
             for (offset, column, tolerance) in [
                 (0, "tread_temp_c", 1e-3),

@@ -7,9 +7,11 @@
 
 mod file_import_cycles;
 mod mfeval_conformance;
+mod relaxation_lengths;
 mod tir_parser;
 mod tire_conventions;
 mod tire_models_a;
 mod tire_models_b;
 mod vehicle_reverse;
 mod vehicle_robustness;
+mod vehicle_straight;

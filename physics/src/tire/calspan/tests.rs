@@ -65,9 +65,10 @@ fn imperial(
     } else {
         0.0
     };
-    // ISO-W: braking (slip > 0) gives negative fx; positive alpha negative fy; camber thrust
-    // towards the lean; mz = -trail * (slip part of fy).
-    (-fx, -fy_slip + yg * gamma * mu * fz, trail * fy_slip)
+    // ISO-W from the source's SAE axes (y to the right): braking (slip > 0) gives negative fx;
+    // fy is the source's negated, camber thrust included (positive alpha and positive gamma,
+    // top to -y, give negative fy); mz = -trail * (slip part of fy).
+    (-fx, -(fy_slip + yg * gamma * mu * fz), trail * fy_slip)
 }
 
 #[test]
@@ -180,11 +181,12 @@ fn signs_follow_iso_w() {
     let turn = t.evaluate(&input(fz, 0.0, 0.03));
     assert!(turn.fy < 0.0);
     assert!(turn.mz > 0.0);
-    // Camber: leaning left (positive gamma) pushes left, with C_gamma gamma at zero slip.
+    // Camber (ISO): leaning right (positive gamma, top to -y) pushes right, with
+    // -C_gamma gamma at zero slip.
     let lean = t.evaluate(&input(fz, 0.0, 0.0).with_gamma(0.02));
     let c_gamma = t.a3_per_rad * fz - t.a3_per_rad / t.a4_n * fz * fz;
-    assert!(lean.fy > 0.0);
-    assert!(close(lean.fy, c_gamma * 0.02, 1e-12));
+    assert!(lean.fy < 0.0);
+    assert!(close(lean.fy, -c_gamma * 0.02, 1e-12));
     assert_eq!(lean.mz, 0.0);
 }
 

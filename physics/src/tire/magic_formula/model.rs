@@ -6,6 +6,7 @@ use super::evaluation::MfEvaluation;
 use super::outputs::{ALL, FORCES, FX};
 use super::version::MfVersion;
 use crate::tire::interface::{TireInput, TireModel, TireOutput};
+use crate::tire::side::TyreSide;
 use crate::validate::{Validate, Validator};
 
 /// A Magic Formula tyre: a coefficient set, its equation version, and whether the file's input
@@ -24,6 +25,8 @@ pub struct MagicFormula {
     pub(super) cx: f64,
     /// `PCY1 * LCY` (Cy).
     pub(super) cy: f64,
+    /// The side of the car the data were measured on (`TYRESIDE`; left when absent).
+    pub(super) measured_side: TyreSide,
 }
 
 impl MagicFormula {
@@ -41,7 +44,22 @@ impl MagicFormula {
             fz0_prime,
             cx,
             cy,
+            measured_side: TyreSide::Left,
         }
+    }
+
+    /// Returns the tyre with its data marked as measured on `side` (a `.tir` file's
+    /// `TYRESIDE`). The model's own evaluation does not change: the side only tells a vehicle
+    /// on which side of the car the tyre must run mirrored (see [`crate::tire::side`]).
+    #[must_use]
+    pub fn with_measured_side(mut self, side: TyreSide) -> Self {
+        self.measured_side = side;
+        self
+    }
+
+    /// The side of the car the data were measured on (left unless set).
+    pub fn measured_side(&self) -> TyreSide {
+        self.measured_side
     }
 
     /// Returns the tyre with the file's input ranges enforced (`on = true`) or not (the default).

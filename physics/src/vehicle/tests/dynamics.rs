@@ -7,7 +7,7 @@ use super::{DT, car, run, simple_tires};
 use crate::controls::Controls;
 use crate::ground::{FlatGround, Surface};
 use crate::powertrain::{Differential, Drivetrain};
-use crate::tire::{SimplifiedPacejka, Tire, TireInput, TireModel};
+use crate::tire::{CalspanTire, SimplifiedPacejka, Tire, TireInput, TireModel};
 use crate::vehicle::kingpin::KingpinAxis;
 use crate::vehicle::{GRAVITY, Vehicle, VehicleParams};
 
@@ -380,6 +380,64 @@ fn left_and_right_are_mirror_images() {
         let (a, b) = (l.wheels[i], r.wheels[mirrored]);
         assert!((a.load_n - b.load_n).abs() <= 1e-9 * a.load_n.abs().max(1.0));
         assert!((a.fy_n + b.fy_n).abs() <= 1e-9 * a.load_n.abs().max(1.0));
+    }
+}
+
+/// Camber in car terms acts the same on both sides: with -3° front and -2° rear static camber
+/// on Calspan tyres (which model camber), rolling straight at 20 m/s, every wheel reads its
+/// axle's camber, and each tyre's camber thrust pulls its wheel towards the car's centre (the
+/// way the wheel leans) with the source's `C_gamma gamma` at zero slip, within 0.5 %, left and
+/// right equal and opposite: the car runs straight.
+#[test]
+fn camber_leans_both_sides_inwards() {
+    let mut p = VehicleParams::default();
+    p.front.static_camber_deg = -3.0;
+    p.rear.static_camber_deg = -2.0;
+    // No toe: its slip angles would add to the camber thrust.
+    p.front.static_toe_deg = 0.0;
+    p.rear.static_toe_deg = 0.0;
+    let tyre = CalspanTire::default();
+    let tires = [Tire::Calspan(tyre.clone()), Tire::Calspan(tyre.clone())];
+    let mut v = Vehicle::new(p, tires).expect("valid");
+    super::coast_in_neutral(&mut v);
+    let g = FlatGround::default();
+    run(&mut v, &Controls::default(), &g, 0.5, DT);
+    v.set_forward_speed(20.0);
+    run(&mut v, &Controls::default(), &g, 1.0, DT);
+    let s = v.snapshot();
+    assert!(
+        s.position.y.abs() < 1e-9,
+        "lateral drift {} m",
+        s.position.y
+    );
+    for (axle, camber_deg) in [(0, -3.0f64), (1, -2.0)] {
+        let (l, r) = (s.wheels[2 * axle], s.wheels[2 * axle + 1]);
+        eprintln!(
+            "axle {axle}: camber {:.4} / {:.4} deg, fy {:.2} / {:.2} N at {:.0} / {:.0} N, alpha {:.2e}, kappa {:.2e}",
+            l.camber_rad.to_degrees(),
+            r.camber_rad.to_degrees(),
+            l.fy_n,
+            r.fy_n,
+            l.load_n,
+            r.load_n,
+            l.slip_angle_rad,
+            l.slip_ratio
+        );
+        assert!((l.camber_rad - r.camber_rad).abs() < 1e-12);
+        assert!((l.camber_rad.to_degrees() - camber_deg).abs() < 0.05);
+        // The left wheel's top leans inwards, to -y, and its thrust points there; the right
+        // wheel's to +y.
+        assert!(l.fy_n < 0.0 && r.fy_n > 0.0, "{} / {}", l.fy_n, r.fy_n);
+        assert!((l.fy_n + r.fy_n).abs() < 1e-9 * l.fy_n.abs());
+        // C_gamma = A3 Fz - (A3 / A4) Fz^2 (N/rad) times the ISO inclination -camber.
+        let fz = l.load_n;
+        let c_gamma = tyre.a3_per_rad * fz - tyre.a3_per_rad / tyre.a4_n * fz * fz;
+        let expected = -c_gamma * (-l.camber_rad);
+        assert!(
+            (l.fy_n / expected - 1.0).abs() < 0.005,
+            "left fy {} N against -C_gamma gamma {expected} N",
+            l.fy_n
+        );
     }
 }
 

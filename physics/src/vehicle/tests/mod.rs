@@ -9,6 +9,7 @@
 )]
 
 mod dynamics;
+mod load_transfer;
 mod robustness;
 mod statics;
 mod thermal;

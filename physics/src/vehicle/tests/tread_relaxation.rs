@@ -66,9 +66,11 @@ fn kicked_wheel_tread_relaxes_at_the_physical_rate_at_any_step() {
     let tire = Tire::SimplifiedPacejka(SimplifiedPacejka::default());
     let (_, _, kx, _) = tyre_figures(&tire, fz, w.tyre_pressure_pa);
     let stiffness = kx * fz;
-    let tau = contact_damping_time(w, fz / GRAVITY, stiffness);
+    let sigma = w
+        .relaxation_length_longitudinal_m
+        .expect("the default wheel states its length");
+    let tau = contact_damping_time(w, fz / GRAVITY, stiffness, sigma);
     let r = w.radius_m;
-    let sigma = w.relaxation_length_longitudinal_m;
     let inertia = 1.0 / (1.0 / w.spin_inertia_kg_m2 + r * r / p.chassis.mass_kg);
     let k = r * r * stiffness / sigma;
     let c = k * tau;
