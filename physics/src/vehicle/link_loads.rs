@@ -57,6 +57,7 @@ pub fn in_body_frame(orientation: DQuat, planar_forces_world: &[DVec3; 4]) -> [D
 }
 
 #[cfg(test)]
+#[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
 

@@ -83,7 +83,8 @@ impl RelaxationTable {
     #[must_use]
     pub fn at(&self, fz: f64) -> RelaxationLengths {
         let n = TABLE_POINTS;
-        if !(fz > self.loads_n[0]) {
+        // Below the table, or not a number: the lightest load's lengths.
+        if fz.is_nan() || fz <= self.loads_n[0] {
             return self.lengths[0];
         }
         if fz >= self.loads_n[n - 1] {
