@@ -9,30 +9,7 @@ use gripline_physics::track::{ObjectKind, ObjectSpec};
 
 /// A small closed track (a rounded square, some 600 m) in the old format: objects are a
 /// `Row` of boards and a `Single` cone only.
-const OLD: &str = r#"(
-    name: "Old loop",
-    layout: (
-        closed: true,
-        corner_radius_m: 60.0,
-        verge: [(surface: Grass, width_m: 6.0)],
-        barriers: (height_m: 1.0, thickness_m: 0.5),
-        centre_line: [
-            (x_m: 0.0, y_m: 0.0, z_m: 0.0, width_m: 10.0),
-            (x_m: 120.0, y_m: 0.0, z_m: 0.0, width_m: 10.0),
-            (x_m: 240.0, y_m: 0.0, z_m: 0.0, width_m: 10.0),
-            (x_m: 260.0, y_m: 20.0, z_m: 0.0, width_m: 10.0),
-            (x_m: 260.0, y_m: 100.0, z_m: 0.0, width_m: 10.0),
-            (x_m: 240.0, y_m: 120.0, z_m: 0.0, width_m: 10.0),
-            (x_m: 20.0, y_m: 120.0, z_m: 0.0, width_m: 10.0),
-            (x_m: 0.0, y_m: 100.0, z_m: 0.0, width_m: 10.0),
-            (x_m: -20.0, y_m: 20.0, z_m: 0.0, width_m: 10.0),
-        ],
-        objects: [
-            Row(kind: Marker, group: "boards", from_x_m: 100.0, from_y_m: -9.0, to_x_m: 200.0, to_y_m: -9.0, count: 2),
-            Single(kind: Cone, x_m: 50.0, y_m: 0.0),
-        ],
-    ),
-)"#;
+const OLD: &str = include_str!("../data/old-loop-track.ron");
 
 fn with_objects(objects: &str) -> String {
     OLD.replace(
