@@ -22,6 +22,8 @@
 //! | [`suspension`] | spring, bump/rebound damping with knee, bump stop, droop limit |
 //! | [`anti_roll_bar`] | force from the difference of compressions (Wolfe, workshop VI) |
 //! | [`wheel`] | ground contact, ISO-W kinematics, transient slip (low speed), rolling resistance |
+//! | [`relaxation`] | relaxation lengths by load from the tyre's carcass stiffnesses |
+//! | [`link_loads`] | geometric load transfer: roll centres, anti-dive and anti-squat |
 //! | [`steering`] | ratio, lock, Ackermann, column torque |
 //! | [`kingpin`] | the steering axis (caster, inclination, trail, scrub) and the road's moment about it |
 //! | [`steer_camber`] | camber change with steer from caster and kingpin inclination |
@@ -37,8 +39,9 @@
 //!
 //! The wheels carry no vertical mass or tyre spring of their own (the whole mass is the rigid
 //! body's, the tyre is vertically rigid); suspension travel is a straight line along body z;
-//! tyre lateral forces act at the axle's roll-centre height, longitudinal forces at the contact
-//! patch (no anti-dive or anti-squat geometry); the steering is rigid (no column compliance).
+//! the tyre forces act at the contact patches, the links passing their geometric share of the
+//! load transfer one step late; the tread has no damping of its own at speed (only the
+//! standstill damper); the steering is rigid (no column compliance).
 //! Steering about the inclined kingpin axis leans the wheels and its lift gives the column its
 //! centring moment, but does not move the wheels in their suspension (no diagonal weight
 //! jacking from caster).
