@@ -94,6 +94,31 @@ impl Tire {
         }
     }
 
+    /// The relaxation lengths `(σκ, σα)` (m) that the tyre's data state for load `fz` (N),
+    /// without camber: a Magic Formula 5.2 file's `PTX*` and `PTY*` (MF-Tyre 5.2 equation
+    /// manual, as `MFeval` evaluates them): `σκ = Fz (PTX1 + PTX2 dfz) exp(-PTX3 dfz) R0 / Fz0'
+    /// LSGKP` and `σα = PTY1 sin(2 atan(Fz / (PTY2 Fz0'))) R0 LFZO LSGAL`, with
+    /// `Fz0' = FNOMIN LFZO` and `dfz = (Fz - Fz0') / Fz0'`. `None` where the file leaves
+    /// `PTX1` or `PTY1` at zero (MF 6.x files, which give carcass stiffnesses instead) or the
+    /// lengths come out not positive.
+    pub fn stated_relaxation_lengths_m(&self, fz: f64) -> Option<(f64, f64)> {
+        let Tire::MagicFormula(m) = self else {
+            return None;
+        };
+        let c = m.coefficients();
+        if !(c.ptx1 > 0.0 && c.pty1 > 0.0) {
+            return None;
+        }
+        let fz0 = c.fnomin * c.lfzo;
+        let r0 = c.unloaded_radius;
+        let dfz = (fz - fz0) / fz0;
+        let longitudinal =
+            fz * (c.ptx1 + c.ptx2 * dfz) * (-c.ptx3 * dfz).exp() * r0 / fz0 * c.lsgkp;
+        let lateral = c.pty1 * (2.0 * (fz / (c.pty2 * fz0)).atan()).sin() * r0 * c.lfzo * c.lsgal;
+        (longitudinal.is_finite() && longitudinal > 0.0 && lateral.is_finite() && lateral > 0.0)
+            .then_some((longitudinal, lateral))
+    }
+
     /// The side of the car the tyre's data were measured on: a Magic Formula file's
     /// `TYRESIDE` (left when absent, as `MFeval` assumes); left for the other families, whose
     /// data are symmetric or taken as measured on the left.

@@ -9,8 +9,9 @@
 //! shorter where it saturates. The slip stiffnesses are the tyre model's own, taken once at
 //! construction at [`TABLE_POINTS`] loads and interpolated linearly in the step.
 //!
-//! A length given in the vehicle file wins; a tyre without carcass stiffnesses (the other
-//! five families, an MF 5.2 file) uses [`DEFAULT_LONGITUDINAL_M`] and [`DEFAULT_LATERAL_M`].
+//! An MF 5.2 file states its relaxation lengths by load itself (`PTX*`, `PTY*`): those are
+//! taken as they are. A length given in the vehicle file wins; a tyre with neither (the other
+//! five families) uses [`DEFAULT_LONGITUDINAL_M`] and [`DEFAULT_LATERAL_M`].
 
 use crate::tire::{Tire, TireInput, TireModel};
 
@@ -48,8 +49,9 @@ pub struct RelaxationTable {
 
 impl RelaxationTable {
     /// The lengths for `wheel` on `tire` around the static wheel load `static_load_n`: the
-    /// file's value where it gives one, else from the tyre's carcass stiffness (its slip
-    /// stiffnesses taken rolling at `speed_m_per_s`), else the defaults.
+    /// vehicle file's value where it gives one, else the tyre file's own (MF 5.2), else from
+    /// the tyre's carcass stiffness (its slip stiffnesses taken rolling at `speed_m_per_s`),
+    /// else the defaults.
     #[must_use]
     pub fn new(wheel: &WheelParams, tire: &Tire, static_load_n: f64, speed_m_per_s: f64) -> Self {
         let carcass = tire.carcass_stiffness_n_per_m();
@@ -60,10 +62,15 @@ impl RelaxationTable {
         };
         let loads_n = std::array::from_fn(load_at);
         let lengths = std::array::from_fn(|k| {
-            let from_carcass = carcass.and_then(|(cx, cy)| {
-                let (kx, ky) =
-                    slip_stiffnesses(tire, loads_n[k], wheel.tyre_pressure_pa, speed_m_per_s)?;
-                Some((bounded(kx / cx)?, bounded(ky / cy)?))
+            let stated = tire
+                .stated_relaxation_lengths_m(loads_n[k])
+                .and_then(|(x, y)| Some((bounded(x)?, bounded(y)?)));
+            let from_carcass = stated.or_else(|| {
+                carcass.and_then(|(cx, cy)| {
+                    let (kx, ky) =
+                        slip_stiffnesses(tire, loads_n[k], wheel.tyre_pressure_pa, speed_m_per_s)?;
+                    Some((bounded(kx / cx)?, bounded(ky / cy)?))
+                })
             });
             RelaxationLengths {
                 longitudinal_m: wheel

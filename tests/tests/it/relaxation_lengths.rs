@@ -71,3 +71,33 @@ fn a_stated_length_wins_and_other_tyres_get_the_defaults() {
         assert!(s.longitudinal_m > 0.0 && s.lateral_m > 0.0, "{fz}: {s:?}");
     }
 }
+
+/// An MF 5.2 file states its lengths (`PTX*`, `PTY*`): at its nominal load 9416.6 N with
+/// `R0` 0.4 m, `σκ = PTX1 R0` = 1.1898 · 0.4 = 0.476 m and
+/// `σα = PTY1 sin(2 atan(1 / PTY2)) R0` = 1.6245 · sin(2 atan(1 / 2.8506)) · 0.4 = 0.406 m
+/// (MF-Tyre 5.2's equations by hand, `assets/tyres/MagicFormula52_Parameters.tir`).
+#[test]
+fn an_mf52_file_gives_its_own_lengths() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../assets/tyres/MagicFormula52_Parameters.tir");
+    let tire = load_tyre(&path).expect("the MF 5.2 tyre loads").tire;
+    let mut wheel = VehicleParams::default().front.wheel;
+    wheel.relaxation_length_longitudinal_m = None;
+    wheel.relaxation_length_lateral_m = None;
+    let fz0 = 9416.6;
+    let sigma = RelaxationTable::new(&wheel, &tire, fz0, 20.0).at(fz0);
+    let expected_x = 1.1898 * 0.4;
+    let expected_y = 1.6245 * (2.0 * (1.0 / 2.8506f64).atan()).sin() * 0.4;
+    eprintln!(
+        "MF 5.2 at {fz0} N: {:.4} m (by hand {expected_x:.4}), {:.4} m (by hand {expected_y:.4})",
+        sigma.longitudinal_m, sigma.lateral_m
+    );
+    let (x, y) = tire.stated_relaxation_lengths_m(fz0).expect("stated");
+    assert!(
+        (x - expected_x).abs() < 1e-9 && (y - expected_y).abs() < 1e-9,
+        "{x} {y}"
+    );
+    // The table interpolates between loads 0.27 Fz0 apart: within 1.5 %.
+    assert!((sigma.longitudinal_m / expected_x - 1.0).abs() < 0.015);
+    assert!((sigma.lateral_m / expected_y - 1.0).abs() < 0.015);
+}
