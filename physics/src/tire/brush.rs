@@ -67,6 +67,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::interface::{TireInput, TireModel, TireOutput};
+use super::load_sensitivity::{LoadSensitivity, load_factor};
 use super::sanitise::{effective_load, friction_scale};
 use crate::validate::{Validate, Validator};
 
@@ -101,6 +102,10 @@ pub struct BrushTire {
     /// Pressure distribution along the patch; parabolic unless stated.
     #[serde(default)]
     pub pressure_distribution: PressureDistribution,
+    /// Friction falling with load (`load_sensitivity`); none when omitted, as the source has
+    /// it.
+    #[serde(default)]
+    pub load_sensitivity: Option<LoadSensitivity>,
 }
 
 impl Default for BrushTire {
@@ -108,6 +113,7 @@ impl Default for BrushTire {
     /// (`c_p = 5e6 N/m²`, so `C = 100 kN/rad`), parabolic pressure.
     fn default() -> Self {
         Self {
+            load_sensitivity: None,
             mu: 1.0,
             patch_length_m: 0.2,
             tread_stiffness_n_per_m2: 5.0e6,
@@ -179,7 +185,8 @@ impl TireModel for BrushTire {
             cornering_stiffness: Some(-stiffness),
             ..TireOutput::default()
         };
-        let scale = friction_scale(input.mu_scale);
+        let scale =
+            friction_scale(input.mu_scale) * load_factor(self.load_sensitivity.as_ref(), input.fz);
         let mu_fz = self.mu * scale * fz;
         if !(mu_fz > 0.0 && mu_fz.is_finite()) {
             return out;
@@ -216,6 +223,9 @@ impl TireModel for BrushTire {
 
 impl Validate for BrushTire {
     fn validate(&self, v: &mut Validator) {
+        if let Some(law) = &self.load_sensitivity {
+            v.nested("load_sensitivity", law);
+        }
         v.positive("mu", self.mu);
         v.positive("patch_length_m", self.patch_length_m);
         v.positive("tread_stiffness_n_per_m2", self.tread_stiffness_n_per_m2);
@@ -432,6 +442,7 @@ mod tests {
     fn validation_names_the_fields() {
         assert!(BrushTire::default().check().is_ok());
         let bad = BrushTire {
+            load_sensitivity: None,
             mu: 0.0,
             patch_length_m: f64::INFINITY,
             tread_stiffness_n_per_m2: -5.0,

@@ -59,6 +59,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::interface::{TireInput, TireModel, TireOutput};
+use super::load_sensitivity::{LoadSensitivity, load_factor};
 use super::sanitise::{effective_load, finite_or_zero, friction_scale, saturate};
 use super::trail::PneumaticTrail;
 use crate::validate::{Validate, Validator};
@@ -94,6 +95,10 @@ pub struct FrictionTableTire {
     pub lateral: Vec<SlipAnglePoint>,
     /// Pneumatic trail at zero slip (m), which falls to zero at the lateral peak.
     pub initial_trail_m: f64,
+    /// Friction falling with load (`load_sensitivity`); none when omitted, as the source has
+    /// it.
+    #[serde(default)]
+    pub load_sensitivity: Option<LoadSensitivity>,
 }
 
 impl Default for FrictionTableTire {
@@ -123,6 +128,7 @@ impl Default for FrictionTableTire {
             friction,
         });
         Self {
+            load_sensitivity: None,
             longitudinal: longitudinal.to_vec(),
             lateral: lateral.to_vec(),
             initial_trail_m: PneumaticTrail::default().initial_trail_m,
@@ -302,7 +308,8 @@ impl TireModel for FrictionTableTire {
         if fz == 0.0 {
             return TireOutput::default();
         }
-        let load = fz * friction_scale(input.mu_scale);
+        let load =
+            fz * friction_scale(input.mu_scale) * load_factor(self.load_sensitivity.as_ref(), fz);
         let mut out = TireOutput {
             slip_stiffness: Some(saturate(origin_slope(&self.longitudinal) * load)),
             cornering_stiffness: Some(saturate(
@@ -395,6 +402,9 @@ fn validate_table<P: TablePoint>(v: &mut Validator, field: &str, points: &[P], s
 
 impl Validate for FrictionTableTire {
     fn validate(&self, v: &mut Validator) {
+        if let Some(law) = &self.load_sensitivity {
+            v.nested("load_sensitivity", law);
+        }
         validate_table(v, "longitudinal", &self.longitudinal, f64::INFINITY);
         validate_table(v, "lateral", &self.lateral, 89.0);
         v.non_negative("initial_trail_m", self.initial_trail_m);
@@ -437,6 +447,7 @@ mod tests {
     /// One-sided tables with a non-monotonic tail, to be mirrored.
     fn one_sided() -> FrictionTableTire {
         FrictionTableTire {
+            load_sensitivity: None,
             longitudinal: ratio(&[(0.05, 0.7), (0.12, 1.0), (0.25, 0.9), (1.0, 0.8)]),
             lateral: angle(&[(3.0, 0.75), (8.0, 1.05), (20.0, 0.8)]),
             initial_trail_m: 0.03,
@@ -646,6 +657,7 @@ mod tests {
     #[test]
     fn validation_paths() {
         let t = FrictionTableTire {
+            load_sensitivity: None,
             longitudinal: ratio(&[
                 (-0.1, -0.85),
                 (0.1, 0.85),

@@ -65,6 +65,7 @@ pub mod calspan;
 pub mod dispatch;
 pub mod friction_table;
 pub mod interface;
+pub mod load_sensitivity;
 pub mod magic_formula;
 mod sanitise;
 pub mod side;

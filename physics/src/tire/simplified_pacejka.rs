@@ -56,6 +56,7 @@ use std::f64::consts::{FRAC_PI_2, PI};
 use serde::{Deserialize, Serialize};
 
 use super::interface::{TireInput, TireModel, TireOutput};
+use super::load_sensitivity::{LoadSensitivity, load_factor};
 use super::sanitise::{effective_load, friction_scale};
 use super::trail::PneumaticTrail;
 use crate::validate::{Validate, Validator};
@@ -193,6 +194,10 @@ pub struct SimplifiedPacejka {
     /// default) uses the lateral peak slip angle.
     #[serde(default)]
     pub sliding_slip_angle_rad: Option<f64>,
+    /// Friction falling with load (`load_sensitivity`); none when omitted, as the source has
+    /// it.
+    #[serde(default)]
+    pub load_sensitivity: Option<LoadSensitivity>,
 }
 
 impl Default for SimplifiedPacejka {
@@ -200,6 +205,7 @@ impl Default for SimplifiedPacejka {
     /// longitudinal; a 25 mm initial trail that vanishes at the lateral peak.
     fn default() -> Self {
         Self {
+            load_sensitivity: None,
             lateral: PacejkaCoefficients {
                 b: 10.0,
                 c: 1.35,
@@ -238,7 +244,8 @@ impl TireModel for SimplifiedPacejka {
             cornering_stiffness: Some(-self.lateral.stiffness_per_load() * fz),
             ..TireOutput::default()
         };
-        let scale = friction_scale(input.mu_scale);
+        let scale =
+            friction_scale(input.mu_scale) * load_factor(self.load_sensitivity.as_ref(), input.fz);
         if scale < MIN_FRICTION_SCALE {
             return out;
         }
@@ -287,6 +294,9 @@ impl Validate for SimplifiedPacejka {
         v.non_negative("initial_trail_m", self.initial_trail_m);
         if let Some(angle) = self.sliding_slip_angle_rad {
             v.in_range("sliding_slip_angle_rad", angle, 1e-3, FRAC_PI_2 - 1e-3);
+        }
+        if let Some(law) = &self.load_sensitivity {
+            v.nested("load_sensitivity", law);
         }
     }
 }

@@ -76,6 +76,7 @@ pub use curve::{CurvePoint, FrictionCurve};
 use serde::{Deserialize, Serialize};
 
 use super::interface::{TireInput, TireModel, TireOutput};
+use super::load_sensitivity::{LoadSensitivity, load_factor};
 use super::sanitise::{effective_load, finite_or_zero, friction_scale, saturate};
 use super::trail::PneumaticTrail;
 use crate::validate::{Validate, Validator};
@@ -88,6 +89,10 @@ pub struct SlipVelocityTire {
     pub curve: FrictionCurve,
     /// Pneumatic trail at zero slip (m), which falls to zero at the curve's peak.
     pub initial_trail_m: f64,
+    /// Friction falling with load (`load_sensitivity`); none when omitted, as the source has
+    /// it.
+    #[serde(default)]
+    pub load_sensitivity: Option<LoadSensitivity>,
 }
 
 impl Default for SlipVelocityTire {
@@ -95,6 +100,7 @@ impl Default for SlipVelocityTire {
     /// 25 mm initial trail (a 150 mm contact patch).
     fn default() -> Self {
         Self {
+            load_sensitivity: None,
             curve: FrictionCurve::default(),
             initial_trail_m: PneumaticTrail::default().initial_trail_m,
         }
@@ -114,7 +120,9 @@ impl SlipVelocityTire {
         fz: f64,
         mu_scale: f64,
     ) -> [f64; 2] {
-        let load = effective_load(fz) * friction_scale(mu_scale);
+        let load = effective_load(fz)
+            * friction_scale(mu_scale)
+            * load_factor(self.load_sensitivity.as_ref(), fz);
         let (vs_x, vs_y) = (finite_or_zero(vs_x), finite_or_zero(vs_y));
         let Some((s, dir_x, dir_y)) = magnitude_and_direction(vs_x, vs_y, 1.0) else {
             return [0.0, 0.0];
@@ -143,7 +151,8 @@ impl TireModel for SlipVelocityTire {
         if fz == 0.0 {
             return TireOutput::default();
         }
-        let load = fz * friction_scale(input.mu_scale);
+        let load =
+            fz * friction_scale(input.mu_scale) * load_factor(self.load_sensitivity.as_ref(), fz);
         let speed = finite_or_zero(input.vx).abs();
         let stiffness = saturate(self.curve.adherent_slope() * load * speed);
         let mut out = TireOutput {
@@ -174,6 +183,9 @@ impl TireModel for SlipVelocityTire {
 
 impl Validate for SlipVelocityTire {
     fn validate(&self, v: &mut Validator) {
+        if let Some(law) = &self.load_sensitivity {
+            v.nested("load_sensitivity", law);
+        }
         v.nested("curve", &self.curve);
         v.non_negative("initial_trail_m", self.initial_trail_m);
     }
@@ -424,6 +436,7 @@ mod tests {
     #[test]
     fn validation_paths() {
         let t = SlipVelocityTire {
+            load_sensitivity: None,
             curve: FrictionCurve::Linear {
                 adherent: CurvePoint::new(-0.5, 0.95),
                 peak: CurvePoint::new(1.5, 1.1),

@@ -6,6 +6,7 @@
 //! folder beside this binary's `main.rs`, proptest's default), one `.txt` file per module.
 
 mod file_import_cycles;
+mod load_sensitivity;
 mod mfeval_conformance;
 mod relaxation_lengths;
 mod tir_parser;
