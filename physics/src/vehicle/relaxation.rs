@@ -68,7 +68,7 @@ impl RelaxationTable {
             let from_carcass = stated.or_else(|| {
                 carcass.and_then(|(cx, cy)| {
                     let (kx, ky) =
-                        slip_stiffnesses(tire, loads_n[k], wheel.tyre_pressure_pa, speed_m_per_s)?;
+                        slip_stiffnesses(tire, loads_n[k], wheel.tyre_pressure_pa, speed_m_per_s);
                     Some((bounded(kx / cx)?, bounded(ky / cy)?))
                 })
             });
@@ -109,9 +109,11 @@ impl RelaxationTable {
 }
 
 /// The tyre's slip stiffness `dFx/dκ` and cornering stiffness `-dFy/dα` (N, N/rad) at zero
-/// slip and load `fz` rolling at `speed`, by central differences; `None` where not positive
-/// and finite.
-fn slip_stiffnesses(tire: &Tire, fz: f64, pressure: f64, speed: f64) -> Option<(f64, f64)> {
+/// slip and load `fz` and `pressure`, rolling at `speed`, by central differences (not checked:
+/// a model may give zero or a non-finite slope). The one place the vehicle measures them:
+/// also [`super::wheel::tyre_figures`].
+#[must_use]
+pub fn slip_stiffnesses(tire: &Tire, fz: f64, pressure: f64, speed: f64) -> (f64, f64) {
     let base = TireInput {
         pressure,
         ..TireInput::rolling(fz, speed)
@@ -121,7 +123,7 @@ fn slip_stiffnesses(tire: &Tire, fz: f64, pressure: f64, speed: f64) -> Option<(
         / (2.0 * h);
     let ky = -(tire.evaluate(&base.with_alpha(h)).fy - tire.evaluate(&base.with_alpha(-h)).fy)
         / (2.0 * h);
-    (kx.is_finite() && kx > 0.0 && ky.is_finite() && ky > 0.0).then_some((kx, ky))
+    (kx, ky)
 }
 
 /// `length` when finite and within [`LENGTH_RANGE_M`].

@@ -107,7 +107,7 @@ use glam::{DQuat, DVec3};
 
 use super::chassis::RigidBody;
 use super::params::{VehicleParams, WheelParams};
-use super::relaxation::{RelaxationLengths, RelaxationTable};
+use super::relaxation::{RelaxationLengths, RelaxationTable, slip_stiffnesses};
 use crate::ground::{Ground, RayHint, Surface};
 use crate::powertrain::WheelSpin;
 use crate::tire::{Tire, TireInput, TireModel};
@@ -467,11 +467,7 @@ pub fn tyre_figures(tire: &Tire, fz: f64, pressure: f64) -> (f64, f64, f64, f64)
         }
     }
     let peak_alpha: f64 = best.1;
-    let h = 1e-4;
-    let kx = (tire.evaluate(&base.with_kappa(h)).fx - tire.evaluate(&base.with_kappa(-h)).fx)
-        / (2.0 * h);
-    let ky = -(tire.evaluate(&base.with_alpha(h)).fy - tire.evaluate(&base.with_alpha(-h)).fy)
-        / (2.0 * h);
+    let (kx, ky) = slip_stiffnesses(tire, fz, pressure, TYRE_MIN_SPEED_M_PER_S);
     let per_load = |k: f64| {
         if k.is_finite() && k > 0.0 {
             k / fz

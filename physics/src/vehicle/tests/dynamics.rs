@@ -3,7 +3,7 @@
 
 use glam::DVec3;
 
-use super::{DT, car, run, simple_tires};
+use super::{DT, car, run, simple_tires, steady_turn};
 use crate::controls::Controls;
 use crate::ground::{FlatGround, Surface};
 use crate::powertrain::{Differential, Drivetrain};
@@ -70,28 +70,6 @@ fn understeering_car() -> (Vehicle, [Tire; 2]) {
         Tire::SimplifiedPacejka(SimplifiedPacejka::default()),
     ];
     (Vehicle::new(p, tires.clone()).expect("valid"), tires)
-}
-
-/// Ramp the steering wheel to `wheel_rad` over 1 s at `speed`, then hold for 4 s.
-fn steady_turn(v: &mut Vehicle, speed: f64, wheel_rad: f64, dt: f64) {
-    let g = FlatGround::default();
-    // Coasting in neutral: the handling tests measure the chassis and tyres, not the engine.
-    super::coast_in_neutral(v);
-    v.set_forward_speed(speed);
-    run(v, &Controls::default(), &g, 0.5, dt);
-    let steps = (1.0 / dt).round() as usize;
-    for i in 0..steps {
-        let c = Controls {
-            steering_wheel_rad: wheel_rad * (i + 1) as f64 / steps as f64,
-            ..Controls::default()
-        };
-        v.step(&c, &g, dt);
-    }
-    let c = Controls {
-        steering_wheel_rad: wheel_rad,
-        ..Controls::default()
-    };
-    run(v, &c, &g, 4.0, dt);
 }
 
 /// Steady cornering at about 0.2 g: the yaw-rate gain is the linear bicycle model's

@@ -19,7 +19,7 @@ mod walls;
 use glam::DVec3;
 
 use crate::controls::Controls;
-use crate::ground::{Ground, GroundHit, Surface};
+use crate::ground::{FlatGround, Ground, GroundHit, Surface};
 use crate::powertrain::GearboxMode;
 use crate::tire::{SimplifiedPacejka, Tire};
 use crate::vehicle::{Vehicle, VehicleParams};
@@ -59,6 +59,28 @@ pub(super) fn run(
     for _ in 0..steps {
         v.step(controls, ground, dt);
     }
+}
+
+/// Ramp the steering wheel to `wheel_rad` over 1 s at `speed`, then hold for 4 s.
+pub(super) fn steady_turn(v: &mut Vehicle, speed: f64, wheel_rad: f64, dt: f64) {
+    let g = FlatGround::default();
+    // Coasting in neutral: the handling tests measure the chassis and tyres, not the engine.
+    coast_in_neutral(v);
+    v.set_forward_speed(speed);
+    run(v, &Controls::default(), &g, 0.5, dt);
+    let steps = (1.0 / dt).round() as usize;
+    for i in 0..steps {
+        let c = Controls {
+            steering_wheel_rad: wheel_rad * (i + 1) as f64 / steps as f64,
+            ..Controls::default()
+        };
+        v.step(&c, &g, dt);
+    }
+    let c = Controls {
+        steering_wheel_rad: wheel_rad,
+        ..Controls::default()
+    };
+    run(v, &c, &g, 4.0, dt);
 }
 
 /// An infinite inclined plane through the origin with upward unit normal `normal`.
