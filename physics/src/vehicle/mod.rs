@@ -17,7 +17,8 @@
 //!
 //! | file | what |
 //! |---|---|
-//! | [`params`] | [`VehicleParams`] and its sections, Corvette C5 defaults, validation |
+//! | [`params`] | [`VehicleParams`] and its sections, validation |
+//! | `corvette_c5` | the default parameters: a Corvette C5 coupe |
 //! | [`chassis`] | rigid-body state and semi-implicit Euler integration |
 //! | [`suspension`] | spring, bump/rebound damping with knee, bump stop, droop limit |
 //! | [`anti_roll_bar`] | force from the difference of compressions (Wolfe, workshop VI) |
@@ -51,6 +52,7 @@ pub mod anti_roll_bar;
 pub mod body_contact;
 pub mod brakes;
 pub mod chassis;
+mod corvette_c5;
 pub mod kingpin;
 pub mod link_loads;
 pub mod model;
