@@ -13,10 +13,14 @@
 //!
 //! - `s < -threshold`: the wheel is heading for a lock; release at `release_rate`;
 //! - `s > -threshold / 2`: the wheel is rolling freely enough; re-apply at `apply_rate`;
-//! - in between: hold.
+//! - in between: build the pressure up in steps, at [`ABS_STEPPED_APPLY_SHARE`] of the apply
+//!   rate, until the wheel heads for a lock again.
 //!
-//! This dump/hold/apply cycle keeps the slip near the tyre's peak region around `-threshold`
-//! (about -0.1 for road tyres) instead of letting the wheel lock.
+//! This release/build-up cycle keeps the slip near the tyre's peak region around
+//! `-threshold` (about -0.1 for road tyres) instead of letting the wheel lock. A plain hold
+//! between the thresholds would leave the wheel at whatever pressure it entered the band
+//! with: a stop's distance then depended on that history (a 2 % spread between step sizes
+//! and between nearly equal cars), where the continuous cycle keeps to the peak.
 //!
 //! # Traction control
 //!
@@ -29,6 +33,14 @@
 
 use super::params::{AidParams, BrakeParams};
 use crate::controls::Controls;
+
+/// Share of the apply rate at which ABS builds pressure back up while the slip lies between
+/// the release and apply thresholds (-): the stepped build-up after a hold phase of a real
+/// ABS cycle (Bosch, *Automotive Handbook*: short pressure pulses between holds), slower on
+/// average than the full re-application. Of 0.1 and 0.25, both of which make the C5's stop
+/// agree within 0.4 % between 1 and 4 kHz, 0.1 keeps it nearer its road test (110.8 against
+/// 110.1 ft; 116 ft measured).
+pub const ABS_STEPPED_APPLY_SHARE: f64 = 0.1;
 
 /// Speed floor (m/s) of the slip ratio traction control measures.
 pub const TC_MIN_SPEED_M_PER_S: f64 = 2.0;
@@ -102,6 +114,8 @@ impl Abs {
                 *f = (*f - aids.abs_release_rate_per_s * dt).max(0.0);
             } else if slip > -0.5 * aids.abs_slip_threshold {
                 *f = (*f + aids.abs_apply_rate_per_s * dt).min(1.0);
+            } else {
+                *f = (*f + ABS_STEPPED_APPLY_SHARE * aids.abs_apply_rate_per_s * dt).min(1.0);
             }
             if *f < 1.0 {
                 self.active = true;
@@ -243,6 +257,24 @@ mod tests {
         assert!((c[0] - 1200.0).abs() < 1e-9 && (c[3] - 800.0).abs() < 1e-9);
         assert!((c.iter().sum::<f64>() - 4000.0).abs() < 1e-9);
         assert!((b.handbrake_capacity(1.0) - 900.0).abs() < 1e-12);
+    }
+
+    /// Between the thresholds the pressure builds up at the stepped share of the apply rate:
+    /// 0.1 s at slip -0.09 (between -0.12 and -0.06) from 0.5 gives 0.5 + 0.1 x 6 x 0.1.
+    #[test]
+    fn abs_builds_pressure_up_in_steps_between_its_thresholds() {
+        let aids = AidParams::default();
+        let mut abs = Abs {
+            factor: [0.5; 4],
+            ..Abs::default()
+        };
+        let between = [sensor(27.3, 30.0); 4];
+        let mut f = [0.5; 4];
+        for _ in 0..100 {
+            f = abs.update(&aids, 1.0, &between, 0.001);
+        }
+        let expected = 0.5 + ABS_STEPPED_APPLY_SHARE * aids.abs_apply_rate_per_s * 0.1;
+        assert!((f[0] - expected).abs() < 1e-9, "{f:?}");
     }
 
     #[test]
