@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use egui::{DragValue, RichText, Ui};
 use gripline_formats::setup_file::{list_setups, load_setup, save_setup, setups_dir};
 use gripline_formats::vehicle_file::LoadedVehicle;
+use gripline_physics::tire::Tire;
 use gripline_physics::vehicle::setup_figures::SetupFigures;
 use gripline_physics::vehicle::{CarSetup, VehicleParams};
 
@@ -94,6 +95,9 @@ pub struct Garage {
     pub changed: bool,
     /// The tyres the car can be fitted with.
     pub tyres: GarageTyres,
+    /// The car's own `[front, rear]` tyre models (their vertical stiffness sets the ride
+    /// figures).
+    pub tires: [Tire; 2],
 }
 
 impl Garage {
@@ -111,6 +115,7 @@ impl Garage {
             car: car.to_owned(),
             draft: CarSetup::of(&params),
             tyres: GarageTyres::of(loaded),
+            tires: loaded.tires.clone(),
             params,
             name: name.unwrap_or("default").to_owned(),
             dir,
@@ -281,7 +286,7 @@ pub fn garage_tab(ui: &mut Ui, garage: &mut Garage) {
                 }
                 ui.add_space(8.0);
                 let (params, _) = garage.draft.apply_to(&garage.params);
-                figures(ui, &SetupFigures::of(&params));
+                figures(ui, &SetupFigures::of(&params, &garage.tires));
             });
     });
 }
@@ -300,6 +305,11 @@ fn figures(ui: &mut Ui, f: &SetupFigures) {
             ui.label("Ride frequency");
             for hz in f.ride_frequency_hz {
                 ui.label(format!("{hz:.2} Hz"));
+            }
+            ui.end_row();
+            ui.label("Wheel hop");
+            for hz in f.wheel_hop_frequency_hz {
+                ui.label(format!("{hz:.1} Hz"));
             }
             ui.end_row();
             ui.label("Roll stiffness");

@@ -97,29 +97,35 @@ fn corvette_skidpad_matches_road_tests() {
 /// The C5's steady-state gradients (ISO 4138 constant radius, the skidpad's 0.25-0.45 g): the
 /// roll gradient is what its springs and bars give by the textbook formula
 /// `φ/a_y = m g (h - h_ra) / (K_φ - m g (h - h_ra))`, with each axle's roll stiffness
-/// `K_φ = (k_spring / 2 + k_bar) t²` and the roll axis at `h_ra` under the CG (Gillespie,
-/// ch. 8; the model has rigid tyres), within 6 % (the links jack the body up a little and the
-/// fuel burns); the car understeers, mildly (0.3-1.5 deg/g, a sports car's range).
+/// `K_φ = (k_spring / 2 + k_bar) t²` in series with its tyres' `k_tyre t² / 2` (the tyres'
+/// vertical stiffness from their files) and the roll axis at `h_ra` under the CG (Gillespie,
+/// ch. 8; Milliken, *Race Car Vehicle Dynamics*, ch. 16, roll rate with the tyres in series),
+/// within 6 % (the links jack the body up a little and the fuel burns); the car understeers,
+/// mildly (0.3-1.5 deg/g, a sports car's range).
 #[test]
 fn corvette_gradients_follow_its_springs_and_bars() {
     let m = headless("corvette-c5", "skidpad");
     let roll = number(&m, "roll_gradient_deg_per_g");
     let understeer = number(&m, "understeer_gradient_deg_per_g");
     let path = gripline_formats::assets::resolve_vehicle("corvette-c5").expect("shipped");
-    let p = gripline_formats::vehicle_file::load_vehicle(&path)
-        .expect("loads")
-        .params;
+    let loaded = gripline_formats::vehicle_file::load_vehicle(&path).expect("loads");
+    let p = loaded.params;
     let c = &p.chassis;
     let mass = c.mass_kg + c.fuel_mass_kg;
     let (a, b) = (p.cg_to_front_axle_m(), p.cg_to_rear_axle_m());
     let h_ra = (p.front.roll_centre_height_m * b + p.rear.roll_centre_height_m * a) / c.wheelbase_m;
-    let stiffness = |axle: &gripline_physics::vehicle::AxleParams| {
-        (0.5 * axle.suspension.spring_rate_n_per_m + axle.anti_roll_bar_n_per_m)
-            * axle.track_m
-            * axle.track_m
+    let stiffness = |axle: &gripline_physics::vehicle::AxleParams, tire: usize| {
+        let t2 = axle.track_m * axle.track_m;
+        let springs = (0.5 * axle.suspension.spring_rate_n_per_m + axle.anti_roll_bar_n_per_m) * t2;
+        let (k_tyre, _) = loaded.tires[tire]
+            .vertical_stiffness_and_damping(axle.wheel.tyre_pressure_pa)
+            .expect("the C5's tyre files give their vertical stiffness");
+        let tyres = 0.5 * k_tyre * t2;
+        springs * tyres / (springs + tyres)
     };
     let moment = mass * gripline_physics::vehicle::GRAVITY * (c.cg_height_m - h_ra);
-    let expected = (moment / (stiffness(&p.front) + stiffness(&p.rear) - moment)).to_degrees();
+    let expected =
+        (moment / (stiffness(&p.front, 0) + stiffness(&p.rear, 1) - moment)).to_degrees();
     eprintln!(
         "C5: roll gradient {roll:.3} deg/g (springs and bars: {expected:.3}), understeer \
          gradient {understeer:.3} deg/g"

@@ -94,6 +94,25 @@ impl Tire {
         }
     }
 
+    /// The tyre's vertical stiffness (N/m) and damping (N·s/m) at inflation pressure
+    /// `pressure_pa` where its data give them: a Magic Formula file's `VERTICAL_STIFFNESS`
+    /// times `1 + PFZ1 dpi` (`dpi = (p - NOMPRES) / NOMPRES`, versions with pressure terms; MF
+    /// 6.1 equation manual) and `VERTICAL_DAMPING`.
+    pub fn vertical_stiffness_and_damping(&self, pressure_pa: f64) -> Option<(f64, f64)> {
+        let Tire::MagicFormula(m) = self else {
+            return None;
+        };
+        let c = m.coefficients();
+        let dpi = match m.nominal_pressure() {
+            Some(p0) if pressure_pa.is_finite() && pressure_pa > 0.0 => (pressure_pa - p0) / p0,
+            _ => 0.0,
+        };
+        let stiffness = c.vertical_stiffness * (1.0 + c.pfz1 * dpi);
+        let damping = c.vertical_damping;
+        (stiffness.is_finite() && stiffness > 0.0 && damping.is_finite() && damping >= 0.0)
+            .then_some((stiffness, damping))
+    }
+
     /// The relaxation lengths `(σκ, σα)` (m) that the tyre's data state for load `fz` (N),
     /// without camber: a Magic Formula 5.2 file's `PTX*` and `PTY*` (MF-Tyre 5.2 equation
     /// manual, as `MFeval` evaluates them): `σκ = Fz (PTX1 + PTX2 dfz) exp(-PTX3 dfz) R0 / Fz0'

@@ -3,8 +3,9 @@
 //!
 //! Each side receives `rate * (own compression - other compression)`: the more compressed
 //! side is pushed up harder (more load on that tyre), the other side relieved by the same
-//! amount, so the bar adds roll stiffness without changing the axle's total load. A wheel
-//! off the ground counts as fully drooped (compression zero), and receives no force itself.
+//! amount, so the bar adds roll stiffness without changing the axle's total load. It acts
+//! between the wheels' own compressions whether or not they touch the ground: a wheel in the
+//! air is held up by the bar as by its spring.
 
 /// Forces (N, positive pushing the body up at that corner) of an anti-roll bar of `rate`
 /// (N/m) on the left and right corners of an axle with compressions `left` and `right` (m).

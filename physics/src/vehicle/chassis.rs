@@ -1,13 +1,17 @@
 //! The chassis as a 6-DOF rigid body: state and semi-implicit Euler integration.
 //!
 //! The body frame has its origin at the centre of gravity and follows ISO 8855 (x forward,
-//! y left, z up); its inertia tensor is diagonal there. One step of length `dt`:
+//! y left, z up); its inertia tensor is diagonal there. One step of length `dt`, with the
+//! accelerations from the body's generalised mass ([`BodyMass`]: the plain `F / m` and
+//! `I^-1 tau` of a rigid body, or the sprung body's in heave, roll and pitch when the wheels
+//! move on their own):
 //!
 //! ```text
-//! v     += F / m * dt                                     (world frame)
-//! w_b   += I^-1 (tau_b - w_b x I w_b) * dt                (body frame, Euler's equations)
-//! p     += v * dt                                          (with the new v: semi-implicit)
-//! q      = normalise(exp(w * dt) * q)                      (with the new w)
+//! (a_b, alpha_b) = accelerations(F_b, tau_b - w_b x I w_b)    (body frame)
+//! v     += q a_b * dt                                         (world frame)
+//! w_b   += alpha_b * dt                                       (Euler's equations)
+//! p     += v * dt                                             (with the new v: semi-implicit)
+//! q      = normalise(exp(w * dt) * q)                         (with the new w)
 //! ```
 //!
 //! The rotation is applied as an exact rotation by `w * dt` and the quaternion normalised
@@ -15,6 +19,7 @@
 
 use glam::{DQuat, DVec3};
 
+use super::body_mass::BodyMass;
 use super::params::GRAVITY;
 
 /// Position and orientation of the body.
@@ -112,14 +117,16 @@ impl RigidBody {
     }
 
     /// Advances the state by `dt` under the world-frame `force` and `torque` (about the CG),
-    /// for a body of `mass` and principal moments `inertia` (body frame).
-    pub fn integrate(&mut self, force: DVec3, torque: DVec3, mass: f64, inertia: DVec3, dt: f64) {
+    /// for a body of generalised mass `mass` ([`BodyMass::rigid`] for a plain rigid body).
+    pub fn integrate(&mut self, force: DVec3, torque: DVec3, mass: &BodyMass, dt: f64) {
         let q = self.pose.orientation;
-        self.velocity += force * (dt / mass);
-        let w_body = q.inverse().mul_vec3(self.angular_velocity);
-        let tau_body = q.inverse().mul_vec3(torque);
-        let gyro = w_body.cross(inertia * w_body);
-        let w_body = w_body + (tau_body - gyro) / inertia * dt;
+        let to_body = q.inverse();
+        let w_body = to_body.mul_vec3(self.angular_velocity);
+        let gyro = w_body.cross(mass.inertia_kg_m2 * w_body);
+        let (a_body, alpha_body) =
+            mass.accelerations(to_body.mul_vec3(force), to_body.mul_vec3(torque) - gyro);
+        self.velocity += q.mul_vec3(a_body) * dt;
+        let w_body = w_body + alpha_body * dt;
         self.angular_velocity = q.mul_vec3(w_body);
         // Safety nets: keep the state finite and bounded whatever happens.
         self.velocity = clamp_length(self.velocity, MAX_SPEED);
@@ -156,7 +163,12 @@ mod tests {
         };
         let g = DVec3::new(0.0, 0.0, -9.81);
         for _ in 0..1000 {
-            b.integrate(g * 2.0, DVec3::ZERO, 2.0, DVec3::ONE, 0.001);
+            b.integrate(
+                g * 2.0,
+                DVec3::ZERO,
+                &BodyMass::rigid(2.0, DVec3::ONE),
+                0.001,
+            );
         }
         assert!((b.pose.position.x - 1.0).abs() < 1e-12);
         // Semi-implicit Euler: z = -g t (t + dt) / 2.
@@ -170,8 +182,7 @@ mod tests {
             s.integrate(
                 DVec3::ZERO,
                 DVec3::ZERO,
-                1.0,
-                DVec3::new(1.0, 2.0, 3.0),
+                &BodyMass::rigid(1.0, DVec3::new(1.0, 2.0, 3.0)),
                 0.001,
             );
         }
@@ -186,8 +197,7 @@ mod tests {
         b.integrate(
             DVec3::splat(f64::NAN),
             DVec3::splat(f64::INFINITY),
-            1.0,
-            DVec3::ONE,
+            &BodyMass::rigid(1.0, DVec3::ONE),
             0.001,
         );
         assert!(b.velocity.is_finite() && b.angular_velocity.is_finite());

@@ -39,6 +39,11 @@ impl Default for VehicleParams {
     ///   wheel radius, the usual range for car tyres (Pacejka, *Tire and Vehicle Dynamics*,
     ///   chapter 7).
     /// - Rolling resistance: VR-Design Studio's 0.004 + 0.090 s/km.
+    /// - Unsprung mass 43 kg front, 49 kg rear, summed from typical part weights: cast
+    ///   aluminium wheel 9.5 / 10.5 kg, run-flat tyre 12 / 14 kg, 32 cm disc 7 kg, caliper
+    ///   3.5 / 3 kg, hub and bearing 4 / 4.5 kg, aluminium knuckle 3 kg, half of the
+    ///   aluminium arms, damper and transverse leaf spring 4 kg, at the rear half a drive
+    ///   shaft 3 kg. The tyre's vertical stiffness and damping come from the `.tir` files.
     /// - Brakes: 8 kN·m total (enough to lock every wheel on dry asphalt), 62 % front.
     /// - Steering: lock 450 deg each side, 60 % Ackermann, 30 mm trail (6 deg caster on a
     ///   0.315 m wheel gives 33 mm), 10 mm scrub radius, 90 % efficiency, no power assistance
@@ -59,10 +64,14 @@ impl Default for VehicleParams {
             low_speed_m_per_s: 3.0,
             rolling_resistance_c0: 0.004,
             rolling_resistance_c1_s_per_m: 0.090 / 1000.0,
+            unsprung_mass_kg: Some(43.0),
+            tyre_vertical_stiffness_n_per_m: None,
+            tyre_vertical_damping_n_s_per_m: None,
         };
         let rear_wheel = WheelParams {
             radius_m: 0.339,
             spin_inertia_kg_m2: 1.2,
+            unsprung_mass_kg: Some(49.0),
             ..front_wheel.clone()
         };
         Self {

@@ -20,7 +20,9 @@
 //! | [`params`] | [`VehicleParams`] and its sections, validation |
 //! | `corvette_c5` | the default parameters: a Corvette C5 coupe |
 //! | [`chassis`] | rigid-body state and semi-implicit Euler integration |
-//! | [`suspension`] | spring, bump/rebound damping with knee, bump stop, droop limit |
+//! | [`body_mass`] | the body's mass in heave, roll and pitch once the wheels move on their own |
+//! | [`unsprung`] | the wheels' masses on their travels, the tyre as a vertical spring and damper |
+//! | [`suspension`] | spring, bump/rebound damping with knee, bump and droop stops |
 //! | [`anti_roll_bar`] | force from the difference of compressions (Wolfe, workshop VI) |
 //! | [`wheel`] | ground contact, ISO-W kinematics, transient slip (low speed), rolling resistance |
 //! | [`relaxation`] | relaxation lengths by load from the tyre's carcass stiffnesses |
@@ -38,8 +40,9 @@
 //!
 //! # Model limits
 //!
-//! The wheels carry no vertical mass or tyre spring of their own (the whole mass is the rigid
-//! body's, the tyre is vertically rigid); suspension travel is a straight line along body z;
+//! Each wheel is a mass on a straight travel along body z, the tyre a point-contact vertical
+//! spring and damper (no enveloping of short bumps), the rolling radius fixed at the loaded
+//! radius; the offset sprung CG's velocity terms are left out of the body's equations;
 //! the tyre forces act at the contact patches, the links passing their geometric share of the
 //! load transfer one step late; the tread has no damping of its own at speed (only the
 //! standstill damper); the steering is rigid (no column compliance).
@@ -50,6 +53,7 @@
 pub mod aero;
 pub mod anti_roll_bar;
 pub mod body_contact;
+pub mod body_mass;
 pub mod brakes;
 pub mod chassis;
 mod corvette_c5;
@@ -68,6 +72,7 @@ pub mod telemetry;
 pub mod tyre_fit;
 mod tyre_forces;
 mod tyre_heat;
+pub mod unsprung;
 pub mod wall_contact;
 pub mod wheel;
 

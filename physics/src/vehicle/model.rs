@@ -6,12 +6,13 @@
 //!
 //! 1. Sanitise the controls; steering-wheel angle to road-wheel angles
 //!    ([`super::steering`]).
-//! 2. Each corner casts its ray: contact, compression, compression rate
-//!    ([`super::wheel::find_contacts`]).
-//! 3. Suspension forces (spring, damper, bump stop, anti-roll bar) and the links' share of
-//!    the last step's tyre forces (geometric load transfer through the roll centres and the
-//!    anti-dive/anti-squat geometry, [`super::link_loads`]) give the tyre loads, clamped at
-//!    zero (a tyre cannot pull; [`super::suspension::tyre_loads`]).
+//! 2. Each corner casts its ray from its wheel's place on its travel: contact and tyre
+//!    deflection ([`super::wheel::find_contacts`]).
+//! 3. The struts' forces: spring, damper, stops, anti-roll bar and the links' share of the
+//!    last step's tyre forces (geometric load transfer through the roll centres and the
+//!    anti-dive/anti-squat geometry, [`super::link_loads`]; [`super::suspension::strut_forces`]).
+//!    The tyre loads are the tyres' vertical springs and dampers, never pulling
+//!    ([`super::unsprung`]).
 //! 4. Each wheel in contact: contact frame and slip velocities, transient slips from its
 //!    tread deflections, tyre forces (surface friction as `mu_scale`); the forces act on the
 //!    body at the contact point, the aligning moment about the ground normal; the road torque on the wheel `-fx r`, and its
@@ -23,8 +24,11 @@
 //!    rolling resistance. The body receives the damper's force change over the step, as the
 //!    wheel did.
 //! 6. Tread deflections advance with the new spins ([`super::wheel::advance_deflections`]).
-//! 7. Aerodynamic ([`super::aero`]) and body-contact forces (ground: [`super::body_contact`];
-//!    walls: [`super::wall_contact`]); gravity; the rigid body advances ([`super::chassis`]).
+//! 7. The wheels take the tyre forces' parts along their axes, the body the struts instead
+//!    ([`super::unsprung::transmit`]); aerodynamic ([`super::aero`]) and body-contact forces
+//!    (ground: [`super::body_contact`]; walls: [`super::wall_contact`]); gravity; the body
+//!    advances ([`super::chassis`], with the sprung body's mass in heave, roll and pitch:
+//!    [`super::body_mass`]), then the wheels on their travels.
 //! 8. Steering-column torque from the front tyres.
 //! 9. Tyres with thermal parameters: temperatures and wear advance with this step's sliding,
 //!    rolling and brake powers; the next step's tyre inputs use the new hot pressure and grip
@@ -32,7 +36,8 @@
 //!    pressure and the road's friction unchanged. Telemetry ([`super::telemetry`]).
 //!
 //! The body's force and moment are gathered in one [`BodyLoads`] in this order: weight, the
-//! tyres wheel by wheel, the damper's change wheel by wheel, aero, ground contact, walls.
+//! tyres wheel by wheel, the damper's change wheel by wheel, struts and wheels wheel by wheel,
+//! aero, ground contact, walls.
 //!
 //! Everything lives in fixed-size arrays: the step allocates nothing, reads no clock and uses
 //! no randomness, so the same inputs give bit-identical states.
@@ -41,16 +46,18 @@ use glam::{DQuat, DVec3};
 
 use super::aero::AeroPoints;
 use super::body_contact::{BODY_POINTS, body_contact_loads, body_points, wheel_contact_plane};
+use super::body_mass::{BodyMass, UnsprungMoments};
 use super::brakes::DriverAids;
 use super::chassis::{BodyLoads, Pose, RigidBody};
 use super::link_loads::{in_body_frame, link_loads_n};
 use super::params::{AidParams, VehicleParams};
 use super::relaxation::RelaxationTable;
 use super::steering_feel::SteeringFeel;
-use super::suspension::tyre_loads;
+use super::suspension::strut_forces;
 use super::telemetry::Snapshot;
 use super::tyre_forces::{TyreForces, TyreInputs};
 use super::tyre_heat::TyreHeat;
+use super::unsprung::{WheelMount, WheelTravel, advance_travels, axial_speeds, transmit};
 use super::wall_contact::{BodyShape, MassProperties, WallMemory, add_wall_loads};
 use super::wheel::{
     Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection, advance_deflections, find_contacts,
@@ -63,10 +70,6 @@ use crate::powertrain::{Drivetrain, Powertrain, WheelSpin};
 use crate::tire::Tire;
 use crate::tire::thermal::{TyreThermalParams, TyreThermalState};
 use crate::validate::{Validate, Validator, Violations};
-
-/// Distance from the suspension hardpoint to the wheel centre at full bump travel (m): the
-/// ray's origin stays this far above the wheel centre.
-pub const HARDPOINT_CLEARANCE_M: f64 = 0.1;
 
 /// The ground queries' hints of the four wheels and the body probes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -88,6 +91,11 @@ pub struct Vehicle {
     body: RigidBody,
     /// Wheel spin states (visible to the vehicle tests, which kick a wheel).
     pub(super) spins: [WheelSpin; 4],
+    /// Each wheel's place on its suspension travel (visible to the vehicle tests, which
+    /// displace a wheel).
+    pub(super) travels: [WheelTravel; 4],
+    /// The unsprung masses' sums about the CG: the body's mass in heave, roll and pitch.
+    unsprung_moments: UnsprungMoments,
     deflections: [TreadDeflection; 4],
     /// The tyres' ground-plane forces of the last step in the body frame (N): the links pass
     /// their vertical share to this step's tyre loads ([`super::link_loads`]).
@@ -125,30 +133,17 @@ impl Vehicle {
         let a = params.cg_to_front_axle_m();
         let b = params.cg_to_rear_axle_m();
         let h = params.chassis.cg_height_m;
-        let corners = std::array::from_fn(|i| {
+        let corners: [Corner; 4] = std::array::from_fn(|i| {
             let axle = i / 2;
-            let side = if i % 2 == 0 { 1.0 } else { -1.0 };
             let ap = params.axle(axle);
-            let s = &ap.suspension;
             let load = params.static_wheel_load_n(axle);
-            let static_compression = (load - s.spring_preload_n) / s.spring_rate_n_per_m;
-            let max_length = s.travel_m + HARDPOINT_CLEARANCE_M;
-            let radius = ap.wheel.radius_m;
-            let x = if axle == 0 { a } else { -b };
-            let hardpoint = DVec3::new(
-                x,
-                0.5 * side * ap.track_m,
-                radius - h + max_length - static_compression,
-            );
             let (peak_slip_ratio, peak_tan_slip_angle, kx, ky) =
                 tyre_figures(&tires[axle], load, ap.wheel.tyre_pressure_pa);
             Corner {
                 axle,
-                side,
-                hardpoint,
-                radius,
-                max_length,
-                static_compression,
+                side: if i % 2 == 0 { 1.0 } else { -1.0 },
+                mount: WheelMount::of(&params, i, &tires[axle]),
+                radius: ap.wheel.radius_m,
                 peak: PeakSlip {
                     ratio: peak_slip_ratio,
                     tan_angle: peak_tan_slip_angle,
@@ -182,8 +177,12 @@ impl Vehicle {
             omega: 0.0,
             inertia: params.axle(i / 2).wheel.spin_inertia_kg_m2,
         });
+        let unsprung_moments =
+            UnsprungMoments::of(&corners.map(|c| (c.mount.static_wheel_centre(), c.mount.mass_kg)));
         let mut vehicle = Self {
             body_points: body_points(&params.body, h, a),
+            travels: corners.map(|c| c.mount.static_travel()),
+            unsprung_moments,
             powertrain: Self::fuelled_powertrain(&params),
             tires,
             corners,
@@ -397,6 +396,7 @@ impl Vehicle {
         for s in &mut self.spins {
             s.omega = 0.0;
         }
+        self.travels = self.corners.map(|c| c.mount.static_travel());
         self.deflections = [TreadDeflection::default(); 4];
         self.link_forces_body = [DVec3::ZERO; 4];
         self.wall_memory = WallMemory::default();
@@ -466,13 +466,20 @@ impl Vehicle {
         // 2. Contacts.
         let contacts = find_contacts(
             &self.corners,
+            &self.travels,
             &self.body,
             ground,
             &mut self.ground_hints.wheels,
         );
 
-        // 3. Suspension forces and tyre loads.
-        let loads_n = tyre_loads(p, &contacts, &link_loads_n(p, &self.link_forces_body));
+        // 3. Strut forces; tyre loads from the tyres' vertical springs.
+        let struts = strut_forces(p, &self.travels, &link_loads_n(p, &self.link_forces_body));
+        let loads_n: [f64; 4] = std::array::from_fn(|i| {
+            let c = &contacts[i];
+            self.corners[i]
+                .mount
+                .tyre_normal_load(c.tyre_deflection_m, c.tyre_deflection_rate_m_per_s)
+        });
 
         // 4. Tyres.
         let mut tyres = TyreForces::evaluate(
@@ -512,7 +519,18 @@ impl Vehicle {
             dt,
         );
 
-        // 7. Aero, body contact with the ground and the walls, integration.
+        // 7. Struts and wheels, aero, body contact with the ground and the walls, integration.
+        let mounts = self.corners.map(|c| c.mount);
+        let wheel_forces = transmit(
+            self.body.pose.orientation,
+            self.body.pose.position,
+            &mounts,
+            &contacts.map(|c| c.wheel_centre),
+            &struts,
+            &tyres.contact_forces_world,
+            &mut loads,
+        );
+        let wheel_speeds = axial_speeds(&self.body, &mounts, &self.travels);
         let aero = p.aero.loads(
             &self.aero_points,
             self.body.pose.orientation,
@@ -542,8 +560,17 @@ impl Vehicle {
             dt,
             &mut loads,
         );
+        let body_mass = BodyMass::with_unsprung(mass, self.inertia, &self.unsprung_moments);
         self.body
-            .integrate(loads.force, loads.torque, mass, self.inertia, dt);
+            .integrate(loads.force, loads.torque, &body_mass, dt);
+        advance_travels(
+            &mut self.travels,
+            &self.body,
+            &mounts,
+            &wheel_speeds,
+            &wheel_forces,
+            dt,
+        );
         self.time_s += dt;
 
         // 8. Steering torque.

@@ -11,6 +11,23 @@ use crate::validate::{Validate, Validator};
 /// Standard gravity (m/s²).
 pub const GRAVITY: f64 = 9.806_65;
 
+/// Unsprung share of a corner's static mass when a wheel does not state its unsprung mass
+/// (-): 0.12, typical of road cars (a C5 Corvette corner carries about 44 kg of 370 kg, a
+/// compact hatchback about 36 kg of 300 kg).
+pub const DEFAULT_UNSPRUNG_FRACTION: f64 = 0.12;
+
+/// Largest unsprung share of a corner's static mass a vehicle file may state (-).
+pub const MAX_UNSPRUNG_FRACTION: f64 = 0.4;
+
+/// Tyre vertical stiffness when neither the wheel nor the tyre file states one (N/m): a
+/// passenger-car radial (Gillespie, *Fundamentals of Vehicle Dynamics*, ch. 5: about 1000 to
+/// 1200 lb/in, 175 to 210 kN/m; the Magic Formula's own default is 200 kN/m).
+pub const DEFAULT_TYRE_VERTICAL_STIFFNESS_N_PER_M: f64 = 200_000.0;
+
+/// Tyre vertical damping when neither the wheel nor the tyre file states one (N·s/m): the
+/// Magic Formula's default `VERTICAL_DAMPING` (a rolling tyre's own damping is small).
+pub const DEFAULT_TYRE_VERTICAL_DAMPING_N_S_PER_M: f64 = 50.0;
+
 /// Everything the physics needs to know about one vehicle.
 ///
 /// Wheel order everywhere in the vehicle model: front-left, front-right, rear-left, rear-right.
@@ -139,7 +156,9 @@ pub struct AxleParams {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WheelParams {
-    /// Loaded rolling radius (m).
+    /// Loaded radius (m): the wheel centre's height over flat ground at the static load, and
+    /// the rolling radius that turns spin into speed. The free radius is this plus the tyre's
+    /// static deflection (`static load / tyre_vertical_stiffness_n_per_m`).
     pub radius_m: f64,
     /// Spin inertia of wheel, tyre, hub and brake disc (kg·m²), without the driveline.
     pub spin_inertia_kg_m2: f64,
@@ -165,6 +184,21 @@ pub struct WheelParams {
     pub low_speed_m_per_s: f64,
     /// Rolling-resistance coefficient at zero speed `c0` (-), VR-Design Studio: 0.004.
     pub rolling_resistance_c0: f64,
+    /// Mass that moves with the wheel on its suspension travel (kg): wheel, tyre, hub,
+    /// upright, brake and the moving parts of links, spring and damper. Included in
+    /// `chassis.mass_kg`. When omitted: [`DEFAULT_UNSPRUNG_FRACTION`] of the corner's static
+    /// mass (see `unsprung`).
+    #[serde(default)]
+    pub unsprung_mass_kg: Option<f64>,
+    /// The tyre's vertical stiffness (N/m). When omitted: the tyre file's
+    /// `VERTICAL_STIFFNESS` at the set pressure (Magic Formula), else
+    /// [`DEFAULT_TYRE_VERTICAL_STIFFNESS_N_PER_M`].
+    #[serde(default)]
+    pub tyre_vertical_stiffness_n_per_m: Option<f64>,
+    /// The tyre's vertical damping (N·s/m). When omitted: the tyre file's `VERTICAL_DAMPING`
+    /// (Magic Formula), else [`DEFAULT_TYRE_VERTICAL_DAMPING_N_S_PER_M`].
+    #[serde(default)]
+    pub tyre_vertical_damping_n_s_per_m: Option<f64>,
     /// Speed term `c1` of the rolling-resistance coefficient `c0 + c1 * v`, in s/m with `v` in
     /// m/s. VR-Design Studio gives 0.090 s/km = 9.0e-5 s/m.
     pub rolling_resistance_c1_s_per_m: f64,
@@ -332,6 +366,21 @@ impl VehicleParams {
         0.5 * self.chassis.mass_kg * GRAVITY * share
     }
 
+    /// Unsprung mass of one wheel of the axle (kg): the wheel's own figure, else
+    /// [`DEFAULT_UNSPRUNG_FRACTION`] of the corner's static mass.
+    pub fn unsprung_mass_kg(&self, axle: usize) -> f64 {
+        self.axle(axle)
+            .wheel
+            .unsprung_mass_kg
+            .unwrap_or_else(|| DEFAULT_UNSPRUNG_FRACTION * self.static_wheel_load_n(axle) / GRAVITY)
+    }
+
+    /// Static force in one strut of the axle (N): the wheel's static load less the weight of
+    /// its unsprung mass, which the tyre carries without the spring.
+    pub fn static_strut_load_n(&self, axle: usize) -> f64 {
+        self.static_wheel_load_n(axle) - self.unsprung_mass_kg(axle) * GRAVITY
+    }
+
     /// The axle's parameters, front for `axle = 0`, rear otherwise.
     pub fn axle(&self, axle: usize) -> &AxleParams {
         if axle == 0 { &self.front } else { &self.rear }
@@ -379,13 +428,23 @@ impl Validate for VehicleParams {
         let c = &self.chassis;
         for (name, axle, index) in [("front", &self.front, 0), ("rear", &self.rear, 1)] {
             let s = &axle.suspension;
-            if s.spring_rate_n_per_m > 0.0 {
+            let unsprung_share =
+                self.unsprung_mass_kg(index) * GRAVITY / self.static_wheel_load_n(index);
+            if unsprung_share >= MAX_UNSPRUNG_FRACTION {
+                v.fail(
+                    &format!("{name}.wheel.unsprung_mass_kg"),
+                    format!(
+                        "must be less than {:.0} % of the corner's static mass",
+                        100.0 * MAX_UNSPRUNG_FRACTION
+                    ),
+                );
+            } else if s.spring_rate_n_per_m > 0.0 {
                 let static_compression =
-                    (self.static_wheel_load_n(index) - s.spring_preload_n) / s.spring_rate_n_per_m;
+                    (self.static_strut_load_n(index) - s.spring_preload_n) / s.spring_rate_n_per_m;
                 if static_compression.is_nan() || static_compression <= 0.0 {
                     v.fail(
                         &format!("{name}.suspension.spring_preload_n"),
-                        "must be less than the static wheel load",
+                        "must be less than the static wheel load less the unsprung weight",
                     );
                 } else if static_compression >= s.travel_m {
                     v.fail(
@@ -407,6 +466,35 @@ impl Validate for VehicleParams {
                 v.fail(
                     &format!("{name}.track_m"),
                     "must not exceed the body width by more than 0.5 m",
+                );
+            }
+        }
+        // The whole car's inertias include the wheels': what the unsprung masses take away
+        // about the CG must leave the body its own (see `body_mass`).
+        let (a, b) = (self.cg_to_front_axle_m(), self.cg_to_rear_axle_m());
+        let [front, rear] = [0, 1].map(|i| 2.0 * self.unsprung_mass_kg(i));
+        let roll_share =
+            0.25 * (front * self.front.track_m.powi(2) + rear * self.rear.track_m.powi(2));
+        let pitch_share = front * a * a + rear * b * b;
+        for (field, inertia, share) in [
+            (
+                "chassis.roll_inertia_kg_m2",
+                c.roll_inertia_kg_m2,
+                roll_share,
+            ),
+            (
+                "chassis.pitch_inertia_kg_m2",
+                c.pitch_inertia_kg_m2,
+                pitch_share,
+            ),
+        ] {
+            if inertia.is_finite() && share.is_finite() && inertia <= 1.25 * share {
+                v.fail(
+                    field,
+                    format!(
+                        "must exceed 1.25 times the unsprung masses' own share about the CG \
+                         ({share:.0} kg·m²): the whole car's inertia includes its wheels'"
+                    ),
                 );
             }
         }
@@ -497,6 +585,15 @@ impl Validate for WheelParams {
         }
         if let Some(length) = self.relaxation_length_lateral_m {
             v.positive("relaxation_length_lateral_m", length);
+        }
+        if let Some(mass) = self.unsprung_mass_kg {
+            v.positive("unsprung_mass_kg", mass);
+        }
+        if let Some(stiffness) = self.tyre_vertical_stiffness_n_per_m {
+            v.in_range("tyre_vertical_stiffness_n_per_m", stiffness, 1.0e4, 1.0e7);
+        }
+        if let Some(damping) = self.tyre_vertical_damping_n_s_per_m {
+            v.in_range("tyre_vertical_damping_n_s_per_m", damping, 0.0, 1.0e4);
         }
         v.in_range(
             "contact_damping_ratio",

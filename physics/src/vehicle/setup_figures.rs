@@ -1,10 +1,14 @@
-//! Figures a set-up engineer reads beside the numbers ([`SetupFigures`]): ride frequencies,
-//! the front share of roll stiffness, static corner weights and the speed at the redline in
-//! each gear.
+//! Figures a set-up engineer reads beside the numbers ([`SetupFigures`]): ride and wheel-hop
+//! frequencies, the front share of roll stiffness, static corner weights and the speed at the
+//! redline in each gear.
 //!
-//! - Ride frequency `f = sqrt(k / m) / 2π` with `k` the wheel rate of the spring and `m` the
-//!   mass on that corner (its static load over g, the unsprung part included: the usual
-//!   quick figure; 1.0-1.5 Hz is a road car, 2-3 Hz a race car).
+//! - Ride and wheel-hop frequencies: the undamped quarter car's two natural frequencies, the
+//!   corner's sprung mass (static load over g less the unsprung mass) on the spring's wheel
+//!   rate over the unsprung mass on the tyre's vertical stiffness
+//!   ([`super::unsprung::WheelMount::quarter_car_frequencies_hz`]; Gillespie ch. 5). The
+//!   ride frequency is close to `sqrt(k_ride / m_s) / 2π` with the ride rate
+//!   `k_ride = k kt / (k + kt)`; 1.0-1.5 Hz is a road car, 2-3 Hz a race car; wheel hop lies
+//!   near 10-15 Hz.
 //! - Roll stiffness of an axle `K = t² (k_spring / 2 + k_bar)` (N·m/rad) for a track `t`: in
 //!   a roll `φ` each spring moves `± t φ / 2`, and the bar, a rate on the difference of the
 //!   two compressions, sees `t φ`. The front share of the total sets the balance: more
@@ -13,13 +17,17 @@
 //!   driven wheels' radius.
 
 use super::params::{GRAVITY, VehicleParams};
+use super::unsprung::WheelMount;
 use crate::powertrain::{Drivetrain, RPM_TO_RAD_S};
+use crate::tire::Tire;
 
 /// The figures (see the module docs).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SetupFigures {
     /// Ride frequency front, rear (Hz).
     pub ride_frequency_hz: [f64; 2],
+    /// Wheel-hop frequency front, rear (Hz).
+    pub wheel_hop_frequency_hz: [f64; 2],
     /// Roll stiffness front, rear (N·m/rad).
     pub roll_stiffness_nm_per_rad: [f64; 2],
     /// The front's share of the roll stiffness (0-1).
@@ -31,13 +39,17 @@ pub struct SetupFigures {
 }
 
 impl SetupFigures {
-    /// The figures of `params`.
-    pub fn of(params: &VehicleParams) -> Self {
+    /// The figures of `params` on the `[front, rear]` `tires` (whose files may give the
+    /// tyres' vertical stiffness).
+    pub fn of(params: &VehicleParams, tires: &[Tire; 2]) -> Self {
         let corner_kg = [0, 1].map(|i| params.static_wheel_load_n(i) / GRAVITY);
         let axles = [&params.front, &params.rear];
-        let ride_frequency_hz = [0, 1].map(|i| {
-            let k = axles[i].suspension.spring_rate_n_per_m;
-            (k / corner_kg[i]).sqrt() / std::f64::consts::TAU
+        let [front, rear] = [0, 1].map(|i| {
+            let mount = WheelMount::of(params, 2 * i, &tires[i]);
+            mount.quarter_car_frequencies_hz(
+                corner_kg[i] - mount.mass_kg,
+                axles[i].suspension.spring_rate_n_per_m,
+            )
         });
         let roll = [0, 1].map(|i| {
             let a = axles[i];
@@ -58,7 +70,8 @@ impl SetupFigures {
             .map(|r| omega * driven_radius_m / (r * g.final_drive) * 3.6)
             .collect();
         Self {
-            ride_frequency_hz,
+            ride_frequency_hz: [front.1, rear.1],
+            wheel_hop_frequency_hz: [front.0, rear.0],
             roll_stiffness_nm_per_rad: roll,
             roll_stiffness_front_share: if total > 0.0 { roll[0] / total } else { 0.5 },
             corner_weight_kg: corner_kg,
@@ -70,17 +83,32 @@ impl SetupFigures {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tire::SimplifiedPacejka;
+
+    /// Tyres without vertical data: the default 200 kN/m.
+    fn tires() -> [Tire; 2] {
+        [
+            Tire::SimplifiedPacejka(SimplifiedPacejka::default()),
+            Tire::SimplifiedPacejka(SimplifiedPacejka::default()),
+        ]
+    }
 
     #[test]
     fn the_corvette_s_figures_are_those_of_a_sports_car() {
         let p = VehicleParams::default();
-        let f = SetupFigures::of(&p);
+        let f = SetupFigures::of(&p, &tires());
         // 1465 kg, 51 % front: 373.6 kg on a front corner.
         assert!((f.corner_weight_kg[0] - 0.5 * 1465.0 * 0.51).abs() < 0.01);
-        // Road sports car: between 1 and 2.5 Hz.
+        // Road sports car: between 1 and 2.5 Hz; wheel hop 10-15 Hz (Gillespie ch. 5).
         for hz in f.ride_frequency_hz {
             assert!((1.0..2.5).contains(&hz), "{hz} Hz");
         }
+        for hz in f.wheel_hop_frequency_hz {
+            assert!((10.0..15.0).contains(&hz), "{hz} Hz");
+        }
+        // The front by hand: 373.6 - 43 kg sprung on 33 kN/m in series with the 200 kN/m
+        // tyre: sqrt(28.33 kN/m / 330.6 kg) / 2π = 1.473 Hz, the two-mass value 0.3 % off it.
+        assert!((f.ride_frequency_hz[0] / 1.473 - 1.0).abs() < 0.01, "{f:?}");
         // Worked by hand for the front: t² (k/2 + bar).
         let a = &p.front;
         let expected =
@@ -99,8 +127,8 @@ mod tests {
     #[test]
     fn a_stiffer_front_bar_raises_the_front_share() {
         let mut p = VehicleParams::default();
-        let before = SetupFigures::of(&p).roll_stiffness_front_share;
+        let before = SetupFigures::of(&p, &tires()).roll_stiffness_front_share;
         p.front.anti_roll_bar_n_per_m *= 2.0;
-        assert!(SetupFigures::of(&p).roll_stiffness_front_share > before);
+        assert!(SetupFigures::of(&p, &tires()).roll_stiffness_front_share > before);
     }
 }

@@ -1,47 +1,45 @@
 //! One corner's suspension: spring, bump and rebound damping with a fast-speed knee,
-//! progressive bump stop and droop limit.
+//! progressive bump stop and droop stop.
 //!
 //! Travel is a straight line along the body's -z axis (MacPherson-like). Compression `x` is
 //! measured from full droop (0) upwards; its rate is positive in bump. The force is what the
-//! suspension pushes the body up with (and the wheel down with): positive in normal use,
-//! possibly negative for an instant in fast rebound, which the tyre cannot transmit (the
-//! caller clamps the tyre load at zero).
+//! strut pushes the body up with and the wheel down with (the wheel is a mass of its own,
+//! [`super::unsprung`]): positive in normal use, negative in fast rebound and when the wheel
+//! hangs on its droop stop.
 //!
-//! [`tyre_loads`] puts the four corners together with their axles' anti-roll bars into the
-//! tyre loads of one step.
+//! [`strut_forces`] puts the four corners together with their axles' anti-roll bars and the
+//! links' vertical share into the struts' forces of one step.
 
 use super::anti_roll_bar::anti_roll_bar_forces;
 use super::params::{SuspensionParams, VehicleParams};
-use super::wheel::ContactGeometry;
+use super::unsprung::WheelTravel;
 
-/// The tyre loads (N, zero or positive) of the wheels `[FL, FR, RL, RR]` at their `contacts`:
-/// each wheel in contact carries its suspension's force plus its share of the axle's
-/// anti-roll bar plus its links' force `link_loads_n` (geometric load transfer, see
-/// `link_loads`), a wheel off the ground carries nothing, and a tyre cannot pull, so a
-/// negative force (fast rebound) is no load.
-pub fn tyre_loads(
+/// The forces (N, pushing the body up and the wheel down) between body and wheels
+/// `[FL, FR, RL, RR]` at their `travels`: each corner's spring, damper and stops, its share
+/// of the axle's anti-roll bar and its links' force `link_loads_n` (geometric load transfer,
+/// see `link_loads`). They act whether or not the tyre touches the ground: a wheel in the air
+/// hangs on them.
+pub fn strut_forces(
     params: &VehicleParams,
-    contacts: &[ContactGeometry; 4],
+    travels: &[WheelTravel; 4],
     link_loads_n: &[f64; 4],
 ) -> [f64; 4] {
-    let mut suspension = [0.0; 4];
+    let mut forces = [0.0; 4];
     for axle in 0..2 {
         let (l, r) = (2 * axle, 2 * axle + 1);
         let ap = params.axle(axle);
         let (arb_l, arb_r) = anti_roll_bar_forces(
             ap.anti_roll_bar_n_per_m,
-            contacts[l].compression,
-            contacts[r].compression,
+            travels[l].compression_m,
+            travels[r].compression_m,
         );
         for (i, arb) in [(l, arb_l), (r, arb_r)] {
-            let c = &contacts[i];
-            if c.contact {
-                suspension[i] =
-                    ap.suspension.force(c.compression, c.compression_rate) + arb + link_loads_n[i];
-            }
+            let t = &travels[i];
+            forces[i] =
+                ap.suspension.force(t.compression_m, t.rate_m_per_s) + arb + link_loads_n[i];
         }
     }
-    std::array::from_fn(|i| suspension[i].max(0.0))
+    forces
 }
 
 impl SuspensionParams {
@@ -94,14 +92,27 @@ impl SuspensionParams {
         }
     }
 
-    /// Total force of spring, damper and bump stop (N) for a wheel in contact at compression
-    /// `x` moving at `rate`; zero when `x <= 0` (droop limit: the wheel hangs, no force).
+    /// Droop-stop force at compression `x` (N, negative: it holds the wheel up): beyond full
+    /// droop (`x < 0`) the rebound stop works as the bump stop does, `-rate * (e + e³ /
+    /// length²)` at `e = -x`.
+    #[inline]
+    pub fn droop_stop_force(&self, x: f64) -> f64 {
+        if x >= 0.0 {
+            0.0
+        } else {
+            let (e, l) = (-x, self.bump_stop_length_m);
+            -self.bump_stop_rate_n_per_m * (e + e * e * e / (l * l))
+        }
+    }
+
+    /// Total force of spring, damper, bump stop and droop stop (N) at compression `x` moving
+    /// at `rate`.
     #[inline]
     pub fn force(&self, x: f64, rate: f64) -> f64 {
-        if x <= 0.0 {
-            return 0.0;
-        }
-        self.spring_force(x) + self.damper_force(rate) + self.bump_stop_force(x)
+        self.spring_force(x)
+            + self.damper_force(rate)
+            + self.bump_stop_force(x)
+            + self.droop_stop_force(x)
     }
 }
 
@@ -113,9 +124,11 @@ mod tests {
     #[test]
     fn spring_damper_and_stops() {
         let s = VehicleParams::default().front.suspension;
-        // Droop limit: nothing at or beyond full droop, whatever the speed.
-        assert_eq!(s.force(0.0, 1.0), 0.0);
-        assert_eq!(s.force(-0.1, -1.0), 0.0);
+        // At full droop only the damper; beyond it the droop stop holds the wheel up.
+        assert_eq!(s.force(0.0, 0.0), 0.0);
+        assert!((s.force(0.0, 0.1) - 210.0).abs() < 1e-9);
+        assert!((s.droop_stop_force(-0.01) + s.bump_stop_force(s.travel_m + 0.01)).abs() < 1e-9);
+        assert!(s.force(-0.01, 0.0) < 0.0);
         // Linear spring.
         assert!((s.spring_force(0.1) - 3300.0).abs() < 1e-9);
         // Bump and rebound differ, the knee makes the damper digressive.

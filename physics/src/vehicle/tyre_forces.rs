@@ -6,8 +6,9 @@
 //!    Each axle's tyre runs as measured on the side its data were measured on and as its
 //!    mirror image on the other ([`crate::tire::Tire::on_side`]); the camber goes in as the
 //!    ISO inclination (`-camber` on the left, `+camber` on the right, see [`crate::tire`]).
-//!    The forces act on the body at the contact point (the lateral force at the axle's
-//!    roll-centre height), the aligning moment about the ground normal. The wheel gets the
+//!    The forces act on the body at the contact point, the aligning moment about the ground
+//!    normal (the part along the suspension axis then moves to the wheel's own mass,
+//!    [`crate::vehicle::unsprung`]). The wheel gets the
 //!    road torque `-fx r` and its slope in the spin through the standstill damper (the tyre's
 //!    local `dFx / dkappa`, by a finite difference, only below the damper's fade-out speed;
 //!    see [`crate::vehicle::wheel`]); rolling resistance joins the brakes' friction torque.
@@ -77,6 +78,10 @@ pub(crate) struct TyreForces {
     /// Each wheel's telemetry (spin, travel, steer, camber, surface, contact, load, slips,
     /// forces, brake torque).
     pub telemetry: [WheelTelemetry; 4],
+    /// Each tyre's whole force on the body at its patch (world, N: normal load, tyre forces,
+    /// loose-surface drag); after [`TyreForces::follow_spins`] with the damper's change. The
+    /// part along the suspension axis is the wheel's ([`crate::vehicle::unsprung`]).
+    pub contact_forces_world: [DVec3; 4],
     /// Contact speeds `(vx, vy)` (m/s) of the loaded wheels.
     contact_speeds: [(f64, f64); 4],
     /// Relaxation lengths at each loaded wheel's load.
@@ -126,7 +131,7 @@ impl TyreForces {
         };
         // Car terms: negative when the top of the wheel leans towards the car's centre.
         let camber = (ap.static_camber_deg
-            + ap.camber_gain_deg_per_m * (c.compression - corner.static_compression)
+            + ap.camber_gain_deg_per_m * (c.compression - corner.mount.static_compression_m)
             + steer_camber_deg(&p.steering, corner.side, kingpin_steer))
         .to_radians();
         // ISO inclination in the body frame: -camber on the left (side +1), +camber on the
@@ -224,6 +229,7 @@ impl TyreForces {
         // acts along lines through the patch, so nothing moves to the roll centre.
         let at_patch = k.x * out.fx + k.y * out.fy + n * fz + loose;
         body_loads.add(at_patch, (c.point - position).cross(at_patch) + n * out.mz);
+        self.contact_forces_world[i] = at_patch;
 
         // Torque on the wheel and its slope in the spin: the tread spring acts explicitly,
         // the standstill damper implicitly (see `wheel`); the body gets the matching force
@@ -281,6 +287,7 @@ impl TyreForces {
             }
             let push = self.headings[i] * dfx;
             body_loads.add(push, (contacts[i].point - cg).cross(push));
+            self.contact_forces_world[i] += push;
             self.forces[i].fx += dfx;
             self.telemetry[i].fx_n += dfx;
         }

@@ -281,6 +281,7 @@ mod tests {
     use super::*;
     use crate::ground::WallRun;
     use crate::vehicle::body_contact::body_points;
+    use crate::vehicle::body_mass::BodyMass;
     use crate::vehicle::params::VehicleParams;
 
     fn wall_ahead(x: f64, restitution: f64) -> Walls {
@@ -324,7 +325,12 @@ mod tests {
                 };
                 let (f, t, _) = wall_contact_loads(&shape, &body, &walls, &mut memory, 0.001)
                     .unwrap_or_default();
-                body.integrate(f, t, mass.mass_kg, mass.inertia_kg_m2, 0.001);
+                body.integrate(
+                    f,
+                    t,
+                    &BodyMass::rigid(mass.mass_kg, mass.inertia_kg_m2),
+                    0.001,
+                );
                 deepest = deepest.max(body.pose.position.x - 0.01);
             }
             let out = -body.velocity.x;

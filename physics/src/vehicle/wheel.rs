@@ -4,14 +4,14 @@
 //! # Contact
 //!
 //! Each corner casts one ray from its suspension hardpoint along the suspension axis (body
-//! -z) through [`Ground::ray_cast`]. The wheel is treated as a sphere of the wheel radius for
-//! the vertical contact: its centre sits on the axis at the distance `len` from the hardpoint
-//! where it is one radius from the ground plane of the hit, `len = d - r / c` with `d` the hit
-//! distance and `c = -axis . n` the cosine between axis and ground normal. Compression is
-//! `x = max_length - len` (zero at full droop); its rate is `-(v_hp . n) / c` with `v_hp` the
-//! hardpoint's velocity, which on a mesh also sees the slope the contact moves over. A wheel
-//! beyond full droop, or whose axis lies within 72 degrees of the ground plane (car on its
-//! side), has no contact.
+//! -z) through [`Ground::ray_cast`]. The wheel's centre sits on the axis `len = max_length - x`
+//! below the hardpoint, `x` its own suspension compression (the wheel is a mass of its own,
+//! [`super::unsprung`]). The tyre is treated as a sphere of its free radius `R` for the
+//! vertical contact: with `d` the hit distance and `c = -axis . n` the cosine between axis and
+//! ground normal, the centre is `(d - len) c` from the ground plane and the tyre deflects by
+//! `δ = R - (d - len) c`; it deflects at the rate `δ' = -(v_centre . n)`, which on a mesh also
+//! sees the slope the contact moves over. A tyre without deflection, or whose axis lies within
+//! 72 degrees of the ground plane (car on its side), has no contact.
 //!
 //! # Contact frame (ISO-W)
 //!
@@ -108,6 +108,7 @@ use glam::{DQuat, DVec3};
 use super::chassis::RigidBody;
 use super::params::{VehicleParams, WheelParams};
 use super::relaxation::{RelaxationLengths, RelaxationTable, slip_stiffnesses};
+use super::unsprung::{WheelMount, WheelTravel};
 use crate::ground::{Ground, RayHint, Surface};
 use crate::powertrain::WheelSpin;
 use crate::tire::{Tire, TireInput, TireModel};
@@ -131,14 +132,10 @@ pub struct Corner {
     pub axle: usize,
     /// +1 left, -1 right.
     pub side: f64,
-    /// Top of the suspension axis, body frame (m).
-    pub hardpoint: DVec3,
-    /// Rolling radius (m).
+    /// The suspension axis, the unsprung mass and the tyre's vertical spring.
+    pub mount: WheelMount,
+    /// Rolling radius (m): the loaded radius at the static load.
     pub radius: f64,
-    /// Hardpoint to wheel centre at full droop (m).
-    pub max_length: f64,
-    /// Compression at static load (m).
-    pub static_compression: f64,
     /// Where the tyre's force curves peak (at low speed, on the reference road).
     pub peak: PeakSlip,
     /// Longitudinal slip stiffness per unit load near the static load (1/1, i.e. N per N).
@@ -163,10 +160,12 @@ pub struct PeakSlip {
 pub struct ContactGeometry {
     /// Whether the tyre touches the ground.
     pub contact: bool,
-    /// Suspension compression from full droop (m); zero without contact.
+    /// Suspension compression from full droop (m): the wheel's own state.
     pub compression: f64,
-    /// Compression rate (m/s, positive in bump).
-    pub compression_rate: f64,
+    /// Tyre deflection (m, positive pressed; zero without contact).
+    pub tyre_deflection_m: f64,
+    /// Rate of the tyre deflection (m/s, positive pressing; zero without contact).
+    pub tyre_deflection_rate_m_per_s: f64,
     /// Ground normal (world, unit).
     pub normal: DVec3,
     /// Contact point (world).
@@ -178,29 +177,33 @@ pub struct ContactGeometry {
 }
 
 impl Corner {
-    /// Finds the ground under this corner of `body`.
+    /// Finds the ground under this corner of `body`, its wheel at `travel` on its axis.
     /// `hint` is this corner's ground-query cache (see [`RayHint`]); it never changes the
     /// result.
     pub fn find_contact(
         &self,
         body: &RigidBody,
+        travel: &WheelTravel,
         ground: &impl Ground,
         hint: &mut RayHint,
     ) -> ContactGeometry {
         let q = body.pose.orientation;
-        let hardpoint = body.pose.world_point(self.hardpoint);
+        let m = &self.mount;
+        let hardpoint = body.pose.world_point(m.hardpoint);
         let axis = q.mul_vec3(-DVec3::Z);
-        let droop_centre = hardpoint + axis * self.max_length;
+        let length = m.max_length_m - travel.compression_m;
+        let wheel_centre = hardpoint + axis * length;
         let none = ContactGeometry {
             contact: false,
-            compression: 0.0,
-            compression_rate: 0.0,
+            compression: travel.compression_m,
+            tyre_deflection_m: 0.0,
+            tyre_deflection_rate_m_per_s: 0.0,
             normal: q.mul_vec3(DVec3::Z),
-            point: droop_centre + axis * self.radius,
-            wheel_centre: droop_centre,
+            point: wheel_centre + axis * m.free_radius_m,
+            wheel_centre,
             surface: Surface::default(),
         };
-        let reach = self.max_length + self.radius / MIN_AXIS_COSINE;
+        let reach = m.max_length_m + m.free_radius_m / MIN_AXIS_COSINE;
         let Some(hit) = ground.ray_cast_hinted(hardpoint, axis, reach, hint) else {
             return none;
         };
@@ -208,36 +211,37 @@ impl Corner {
         if cosine.is_nan() || cosine < MIN_AXIS_COSINE || !hit.distance.is_finite() {
             return none;
         }
-        let length = hit.distance - self.radius / cosine;
-        if length >= self.max_length {
+        let height = (hit.distance - length) * cosine;
+        let deflection = m.free_radius_m - height;
+        if deflection <= 0.0 || !deflection.is_finite() {
             return ContactGeometry {
                 surface: hit.surface,
                 ..none
             };
         }
-        let wheel_centre = hardpoint + axis * length;
-        let v_hp = body.point_velocity(hardpoint);
+        let centre_velocity = body.point_velocity(wheel_centre) - axis * travel.rate_m_per_s;
         ContactGeometry {
             contact: true,
-            compression: self.max_length - length,
-            compression_rate: -v_hp.dot(hit.normal) / cosine,
+            tyre_deflection_m: deflection,
+            tyre_deflection_rate_m_per_s: -centre_velocity.dot(hit.normal),
             normal: hit.normal,
-            point: wheel_centre - hit.normal * self.radius,
-            wheel_centre,
+            point: wheel_centre - hit.normal * height,
             surface: hit.surface,
+            ..none
         }
     }
 }
 
 /// Finds the ground under each of the four `corners` of `body` ([`Corner::find_contact`]),
-/// wheels `[FL, FR, RL, RR]`, with their ground-query caches `hints`.
+/// wheels `[FL, FR, RL, RR]` at their `travels`, with their ground-query caches `hints`.
 pub fn find_contacts(
     corners: &[Corner; 4],
+    travels: &[WheelTravel; 4],
     body: &RigidBody,
     ground: &impl Ground,
     hints: &mut [RayHint; 4],
 ) -> [ContactGeometry; 4] {
-    std::array::from_fn(|i| corners[i].find_contact(body, ground, &mut hints[i]))
+    std::array::from_fn(|i| corners[i].find_contact(body, &travels[i], ground, &mut hints[i]))
 }
 
 /// Contact frame and slip velocities of one wheel.
@@ -494,10 +498,16 @@ mod tests {
         Corner {
             axle: 0,
             side: 1.0,
-            hardpoint: DVec3::new(1.0, 0.8, 0.2),
-            radius: 0.3,
-            max_length: 0.4,
-            static_compression: 0.1,
+            mount: WheelMount {
+                hardpoint: DVec3::new(1.0, 0.8, 0.2),
+                max_length_m: 0.4,
+                static_compression_m: 0.1,
+                mass_kg: 40.0,
+                tyre_stiffness_n_per_m: 200_000.0,
+                tyre_damping_n_s_per_m: 50.0,
+                free_radius_m: 0.3,
+            },
+            radius: 0.29,
             peak: PEAK,
             slip_stiffness_per_load: 16.5,
             cornering_stiffness_per_load: 13.5,
@@ -511,19 +521,27 @@ mod tests {
     }
 
     #[test]
-    fn contact_compression_and_rate() {
+    fn contact_deflection_and_rate() {
         let mut body = RigidBody::default();
         body.pose.position = DVec3::new(0.0, 0.0, 0.55);
         body.velocity = DVec3::new(10.0, 0.0, -0.2);
-        let c = corner().find_contact(&body, &FlatGround::default(), &mut RayHint::default());
-        // Hardpoint at 0.75 m: the wheel hangs 5 cm above the ground.
-        assert!(!c.contact);
-        body.pose.position.z = 0.4;
-        let c = corner().find_contact(&body, &FlatGround::default(), &mut RayHint::default());
-        assert!(c.contact);
+        let travel = WheelTravel {
+            compression_m: 0.1,
+            rate_m_per_s: 0.05,
+        };
+        let ground = FlatGround::default();
+        let c = corner().find_contact(&body, &travel, &ground, &mut RayHint::default());
+        // Hardpoint at 0.75 m, wheel centre 0.3 m below it: 0.45 m up, hanging 15 cm clear.
+        assert!(!c.contact && (c.wheel_centre.z - 0.45).abs() < 1e-12);
         assert!((c.compression - 0.1).abs() < 1e-12);
-        assert!((c.compression_rate - 0.2).abs() < 1e-12);
-        assert!((c.point.z).abs() < 1e-12 && (c.wheel_centre.z - 0.3).abs() < 1e-12);
+        body.pose.position.z = 0.29;
+        let c = corner().find_contact(&body, &travel, &ground, &mut RayHint::default());
+        // Centre at 0.19 m: the 0.3 m tyre pressed by 0.11 m, at the body's 0.2 m/s down
+        // plus the wheel's 0.05 m/s up relative to it: 0.15 m/s.
+        assert!(c.contact);
+        assert!((c.tyre_deflection_m - 0.11).abs() < 1e-12);
+        assert!((c.tyre_deflection_rate_m_per_s - 0.15).abs() < 1e-12);
+        assert!((c.point.z).abs() < 1e-12 && (c.wheel_centre.z - 0.19).abs() < 1e-12);
     }
 
     #[test]
@@ -532,7 +550,12 @@ mod tests {
         body.pose.position = DVec3::new(0.0, 0.0, 0.4);
         // Car moving forward and sliding to the left: positive lateral slip velocity.
         body.velocity = DVec3::new(10.0, 1.0, 0.0);
-        let c = corner().find_contact(&body, &FlatGround::default(), &mut RayHint::default());
+        let c = corner().find_contact(
+            &body,
+            &corner().mount.static_travel(),
+            &FlatGround::default(),
+            &mut RayHint::default(),
+        );
         let k = contact_kinematics(&body, &c, 0.0, 0.0);
         assert!((k.vx - 10.0).abs() < 1e-12 && (k.vy - 1.0).abs() < 1e-12);
         // Steering left by 0.1 rad turns the heading left: velocity now to the right of it.

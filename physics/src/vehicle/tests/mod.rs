@@ -10,6 +10,7 @@
 
 mod dynamics;
 mod load_transfer;
+mod quarter_car;
 mod robustness;
 mod statics;
 mod thermal;

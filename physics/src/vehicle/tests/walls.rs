@@ -82,6 +82,12 @@ fn mechanical_energy(v: &Vehicle) -> f64 {
 /// The farthest the body's box reaches along `dir` (m): its twelve points checked through the
 /// box's corners.
 fn reach(v: &Vehicle, dir: DVec3) -> f64 {
+    let body = &v.params().body;
+    reach_at(v, dir, &[body.ground_clearance_m, body.height_m])
+}
+
+/// [`reach`] of the box's corners at the `heights` (m above the ground at design height).
+fn reach_at(v: &Vehicle, dir: DVec3, heights: &[f64]) -> f64 {
     let p = v.params();
     let body = &p.body;
     let h = p.chassis.cg_height_m;
@@ -89,7 +95,7 @@ fn reach(v: &Vehicle, dir: DVec3) -> f64 {
     let mut best = f64::MIN;
     for x in [front, front - body.length_m] {
         for y in [0.5 * body.width_m, -0.5 * body.width_m] {
-            for z in [body.ground_clearance_m - h, body.height_m - h] {
+            for z in heights.iter().map(|z| z - h) {
                 let w = v.pose().world_point(DVec3::new(x, y, z));
                 best = best.max(w.dot(dir));
             }
@@ -105,6 +111,8 @@ struct Impact {
     peak_acceleration: f64,
     /// Deepest the body's box reached past the wall's face (m).
     deepest: f64,
+    /// Deepest its lower corners (at the ground clearance) reached (m).
+    deepest_low: f64,
     /// Energy just before the first contact (J), and the most it reached after (J).
     energy_before: f64,
     energy_after_max: f64,
@@ -158,6 +166,8 @@ fn crash(v: &mut Vehicle, ground: &WalledPlane, speed: f64, seconds: f64) -> Imp
             .max(((velocity - previous_velocity) / DT).length());
         previous_velocity = velocity;
         out.deepest = out.deepest.max(reach(v, -normal) + face.dot(normal));
+        let low = reach_at(v, -normal, &[v.params().body.ground_clearance_m]);
+        out.deepest_low = out.deepest_low.max(low + face.dot(normal));
         out.finite &= v.body().pose.position.is_finite()
             && v.body().velocity.is_finite()
             && v.body().angular_velocity.is_finite();
@@ -255,13 +265,12 @@ fn glancing_at_20_degrees_slides_off_and_comes_to_rest() {
     );
     assert!(r.finite);
     assert!(r.energy_before > 0.0, "the car never reached the wall");
-    // Through nothing: a corner strikes at most at the speed into the face.
+    // Through nothing: a lower corner strikes at most at the speed into the face; the roof's
+    // corners lean a little further in as the body rolls on its springs (4 degrees here).
     let k = v.params().body.contact_stiffness_n_per_m;
-    assert!(
-        r.deepest < normal_in * (v.mass_kg() / k).sqrt(),
-        "{}",
-        r.deepest
-    );
+    let strike = normal_in * (v.mass_kg() / k).sqrt();
+    assert!(r.deepest_low < strike, "{}", r.deepest_low);
+    assert!(r.deepest < 1.15 * strike, "{}", r.deepest);
     // Glanced off: 0.3 s later still running along the wall with most of its speed along
     // it, the nose turned parallel to it, and moving across it no faster than it came in.
     assert!(
