@@ -231,6 +231,19 @@ fn warm_up(laps: u32) -> Vec<LapMeans> {
     out
 }
 
+/// The tenth lap against the published figures (docs/validation.md, "Tyre temperature,
+/// pressure and wear"):
+///
+/// - tread, mean of the four tyres: 45 to 90 °C. The floor is issue 32's; the ceiling is the
+///   top of the 60-90 °C that track-day pyrometers read on C5s driven at the limit, which a
+///   0.7 g road pace stays under.
+/// - hot pressure, every wheel (its mean over the lap): +0.2 to +0.65 bar over the cold
+///   1.9 bar. Ceiling: C5 owners' 30 psi cold rising past 40 psi hot after a 30-minute track
+///   session is a gas at 85.6 °C (ideal gas on absolute pressure: 44.7 psi x 358.7 K /
+///   293.15 K = 54.7 psi), which takes 1.9 bar set at 20 °C to 2.55 bar (+0.65 bar). Floor:
+///   3 psi (0.2 bar, the gas 20 K over the air), an estimate of what sustained driving adds
+///   (no published figure at this pace).
+/// - gas, mean of the four tyres: 40.1 to 85.6 °C, the same bounds through the ideal gas law.
 #[test]
 fn tyres_warm_up_over_ten_laps_and_pressures_rise() {
     let laps = warm_up(10);
@@ -243,11 +256,12 @@ fn tyres_warm_up_over_ten_laps_and_pressures_rise() {
     assert!(last.tread_c > first.tread_c + 5.0, "{last:?}");
     assert!((last.tread_c - before_last.tread_c).abs() < 3.0);
     assert!((last.gas_c - before_last.gas_c).abs() < 3.0);
-    assert!(last.gas_c > 25.0);
-    // 1.9 bar cold rises by 0.1 to 0.4 bar on every wheel.
+    // The published bands (see above).
+    assert!((45.0..=90.0).contains(&last.tread_c), "{last:?}");
+    assert!((40.1..=85.6).contains(&last.gas_c), "{last:?}");
     for p in last.pressure_pa {
         let rise_bar = (p - 1.9e5) / 1e5;
-        assert!((0.1..=0.4).contains(&rise_bar), "rise {rise_bar} bar");
+        assert!((0.2..=0.65).contains(&rise_bar), "rise {rise_bar} bar");
     }
     // Sliding wears the tyres a little over 36 km.
     assert!(last.wear_end > 0.0 && last.wear_end < 0.1, "{last:?}");
