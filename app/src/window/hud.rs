@@ -6,6 +6,7 @@
 
 use egui::{Align2, Color32, Context, FontId, Pos2, Rect, RichText, Stroke, Ui, Vec2};
 use gripline_host::laps::lap_time_label;
+use gripline_physics::powertrain::{GearboxMode, PowertrainTelemetry, Selector};
 use gripline_physics::vehicle::Snapshot;
 
 /// Everything the HUD shows.
@@ -192,7 +193,7 @@ fn dash(ui: &mut Ui, hud: &HudInputs<'_>) {
         ui.add_space(12.0);
         ui.vertical(|ui| {
             ui.label(
-                RichText::new(gear_label(pt.gear))
+                RichText::new(gear_label(pt))
                     .font(FontId::monospace(40.0))
                     .color(Color32::from_rgb(255, 210, 80)),
             );
@@ -245,12 +246,27 @@ fn dash(ui: &mut Ui, hud: &HudInputs<'_>) {
     });
 }
 
-/// The gear as drivers read it: R, N, 1, 2...
-pub fn gear_label(gear: i8) -> String {
+/// The gear as drivers read it: the mode's letter and the gear (D4 automatic, S3
+/// sequential, M5 manual H-pattern), R in reverse, N only when the box is meant to be in
+/// neutral (the automatic's selector in N, the sequential or the lever in neutral). During a
+/// shift's neutral phase it shows the gear being shifted to; the automatic in D standing in
+/// neutral (held on the brake) shows D.
+pub fn gear_label(pt: &PowertrainTelemetry) -> String {
+    let gear = pt.shown_gear;
+    let letter = match pt.mode {
+        GearboxMode::Automatic => match pt.selector {
+            Selector::Reverse => return "R".to_owned(),
+            Selector::Neutral => return "N".to_owned(),
+            Selector::Drive => "D",
+        },
+        GearboxMode::Sequential => "S",
+        GearboxMode::HPattern => "M",
+    };
     match gear {
-        0 => "N".to_owned(),
         g if g < 0 => "R".to_owned(),
-        g => g.to_string(),
+        0 if pt.mode == GearboxMode::Automatic => letter.to_owned(),
+        0 => "N".to_owned(),
+        g => format!("{letter}{g}"),
     }
 }
 
@@ -539,8 +555,28 @@ mod tests {
 
     #[test]
     fn gears_read_as_drivers_read_them() {
-        assert_eq!(gear_label(-1), "R");
-        assert_eq!(gear_label(0), "N");
-        assert_eq!(gear_label(3), "3");
+        let pt = |mode, selector, gear, shown_gear| PowertrainTelemetry {
+            mode,
+            selector,
+            gear,
+            shown_gear,
+            ..PowertrainTelemetry::default()
+        };
+        let (auto, seq, h) = (
+            GearboxMode::Automatic,
+            GearboxMode::Sequential,
+            GearboxMode::HPattern,
+        );
+        assert_eq!(gear_label(&pt(auto, Selector::Drive, 4, 4)), "D4");
+        // Mid-shift (neutral phase, 3 -> 4): the gear being shifted to, never N.
+        assert_eq!(gear_label(&pt(auto, Selector::Drive, 0, 4)), "D4");
+        assert_eq!(gear_label(&pt(auto, Selector::Drive, 0, 0)), "D");
+        assert_eq!(gear_label(&pt(auto, Selector::Neutral, 0, 0)), "N");
+        assert_eq!(gear_label(&pt(auto, Selector::Reverse, -1, -1)), "R");
+        assert_eq!(gear_label(&pt(seq, Selector::Drive, 0, 3)), "S3");
+        assert_eq!(gear_label(&pt(seq, Selector::Drive, 0, 0)), "N");
+        assert_eq!(gear_label(&pt(seq, Selector::Drive, -1, -1)), "R");
+        assert_eq!(gear_label(&pt(h, Selector::Drive, 5, 5)), "M5");
+        assert_eq!(gear_label(&pt(h, Selector::Drive, 0, 0)), "N");
     }
 }

@@ -95,6 +95,48 @@ pub struct AutoShiftParams {
     pub kickdown_throttle: f64,
     /// Least time between two automatic shifts (s).
     pub min_shift_interval_s: f64,
+    /// Under braking the box shifts down whenever the engine falls below this speed (rpm),
+    /// so that it is in its power band when the driver opens the throttle at the corner
+    /// exit. Default 3000 rpm.
+    #[serde(default = "default_braking_min_rpm")]
+    pub braking_min_rpm: f64,
+    /// Lateral acceleration (m/s², magnitude, smoothed) above which the car counts as
+    /// cornering: the box holds its gear, shifting only at the upshift point or to keep the
+    /// engine above `min_rpm_closed_throttle`. Default 3 m/s² (0.3 g).
+    #[serde(default = "default_corner_lateral_m_s2")]
+    pub corner_lateral_m_s2: f64,
+    /// Slip angle (rad, the largest of the four tyres) above which the car counts as
+    /// sliding, which holds the gear as cornering does. Default 0.1 rad (5.7°).
+    #[serde(default = "default_corner_slip_rad")]
+    pub corner_slip_rad: f64,
+    /// First gear is chosen only below this road speed (m/s, walking pace); faster the box
+    /// goes no lower than second. Default 2 m/s (7 km/h).
+    #[serde(default = "default_walking_pace_m_s")]
+    pub walking_pace_m_s: f64,
+    /// Least time in a gear (s) before the part-throttle schedule shifts back the way it
+    /// came (up after a downshift, down after an upshift): no a-b-a hunting. Default 2 s.
+    #[serde(default = "default_hold_s")]
+    pub hold_s: f64,
+}
+
+fn default_braking_min_rpm() -> f64 {
+    3000.0
+}
+
+fn default_corner_lateral_m_s2() -> f64 {
+    3.0
+}
+
+fn default_corner_slip_rad() -> f64 {
+    0.1
+}
+
+fn default_walking_pace_m_s() -> f64 {
+    2.0
+}
+
+fn default_hold_s() -> f64 {
+    2.0
 }
 
 impl Default for AutoShiftParams {
@@ -106,6 +148,11 @@ impl Default for AutoShiftParams {
             hysteresis_rpm: 400.0,
             kickdown_throttle: 0.9,
             min_shift_interval_s: 1.0,
+            braking_min_rpm: default_braking_min_rpm(),
+            corner_lateral_m_s2: default_corner_lateral_m_s2(),
+            corner_slip_rad: default_corner_slip_rad(),
+            walking_pace_m_s: default_walking_pace_m_s(),
+            hold_s: default_hold_s(),
         }
     }
 }
@@ -118,6 +165,16 @@ impl Validate for AutoShiftParams {
         v.non_negative("hysteresis_rpm", self.hysteresis_rpm);
         v.in_range("kickdown_throttle", self.kickdown_throttle, 0.0, 1.0);
         v.non_negative("min_shift_interval_s", self.min_shift_interval_s);
+        v.positive("braking_min_rpm", self.braking_min_rpm);
+        v.positive("corner_lateral_m_s2", self.corner_lateral_m_s2);
+        v.positive("corner_slip_rad", self.corner_slip_rad);
+        v.non_negative("walking_pace_m_s", self.walking_pace_m_s);
+        v.non_negative("hold_s", self.hold_s);
+        v.require(
+            self.braking_min_rpm + self.hysteresis_rpm < self.upshift_rpm,
+            "braking_min_rpm",
+            "plus hysteresis_rpm must stay below upshift_rpm",
+        );
         v.require(
             self.min_rpm_full_throttle + self.hysteresis_rpm < self.upshift_rpm,
             "min_rpm_full_throttle",

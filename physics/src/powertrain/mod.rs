@@ -17,7 +17,7 @@
 //!   driveline solver.
 //! - [`gearbox`]: ratios, reverse, neutral, final drive, efficiency, shift time, and the
 //!   parameters of the three modes; [`shift_logic`]: the modes themselves and the automatic
-//!   clutch.
+//!   clutch; [`vehicle_motion`]: what the automatic senses of the car's motion.
 //! - [`differential`]: open, locked, clutch-pack limited slip and viscous differentials in
 //!   front, rear and centre positions ([`Drivetrain`]: FWD, RWD, AWD).
 //! - [`driveline`]: the coupled, semi-implicit integration of the engine and the four wheel
@@ -27,7 +27,8 @@
 //! # One tick ([`Powertrain::step`])
 //!
 //! 1. The controls are sanitised; the shift logic picks the gear, the automatic clutch
-//!    capacity and any throttle override (rev matching) from last tick's speeds.
+//!    capacity and any throttle override (rev matching) from last tick's speeds and the
+//!    car's motion ([`VehicleMotion`]: speed, lateral acceleration, slide).
 //! 2. The engine works out its throttle (driver or override, idle control, limiter, fuel,
 //!    ignition), combustion and starter torque, and its resistive torque.
 //! 3. The driveline solver integrates engine and wheels together to the end of the tick.
@@ -45,6 +46,7 @@ pub mod engine;
 pub mod fuel;
 pub mod gearbox;
 pub mod shift_logic;
+pub mod vehicle_motion;
 
 #[cfg(test)]
 mod tests;
@@ -60,6 +62,7 @@ pub use engine::{EngineParams, RPM_TO_RAD_S, TorquePoint};
 pub use fuel::FuelParams;
 pub use gearbox::{AutoClutchParams, AutoShiftParams, GearboxMode, GearboxParams};
 pub use shift_logic::Selector;
+pub use vehicle_motion::VehicleMotion;
 
 use driveline::{
     BODIES, Problem, ROW_BRAKE, ROW_CLUTCH, ROW_DIFF, ROW_ENGINE, ROWS, Row, RowState,
@@ -293,6 +296,9 @@ pub struct PowertrainTelemetry {
     pub throttle: f64,
     /// Gear engaged: -1 reverse, 0 neutral, 1.. forward.
     pub gear: i8,
+    /// The gear a driver's display shows: during a shift's neutral phase the gear being
+    /// shifted to, otherwise the gear engaged.
+    pub shown_gear: i8,
     /// Gearbox mode.
     pub mode: GearboxMode,
     /// The automatic's selector.
@@ -481,6 +487,7 @@ impl Powertrain {
         let t = &mut self.telemetry;
         t.engine_rpm = self.engine_omega / RPM_TO_RAD_S;
         t.gear = self.shift.gear();
+        t.shown_gear = self.shift.shown_gear();
         t.mode = self.params.gearbox.mode;
         t.selector = self.shift.selector();
         t.stalled = !self.engine.running;
@@ -493,11 +500,12 @@ impl Powertrain {
     pub fn step_wheels(
         &mut self,
         controls: &Controls,
+        motion: &VehicleMotion,
         wheels: &mut [WheelSpin; 4],
         loads: &[WheelLoad; 4],
         dt: f64,
     ) {
-        self.step(controls, wheels, loads, dt);
+        self.step(controls, motion, wheels, loads, dt);
         for s in wheels.iter_mut() {
             if !s.omega.is_finite() {
                 s.omega = 0.0;
@@ -507,7 +515,8 @@ impl Powertrain {
 
     /// Advances engine, driveline and wheel spins by `dt` seconds.
     ///
-    /// `wheels` are read and written (spin rates; the inertias are read); `loads` give each
+    /// `motion` is the car's motion as the automatic senses it (its last tick's; see
+    /// [`VehicleMotion`]). `wheels` are read and written (spin rates; the inertias are read); `loads` give each
     /// wheel's road torque, its slope and the brake capacity for this tick. Non-finite loads
     /// count as zero, a positive slope as zero (it would destabilise the implicit step), a
     /// negative brake capacity as zero. A `dt` that is not finite and positive leaves
@@ -515,6 +524,7 @@ impl Powertrain {
     pub fn step(
         &mut self,
         controls: &Controls,
+        motion: &VehicleMotion,
         wheels: &mut [WheelSpin; 4],
         loads: &[WheelLoad; 4],
         dt: f64,
@@ -538,6 +548,7 @@ impl Powertrain {
                 output_rad_s: wheel_rad_s * p.gearbox.final_drive,
                 wheel_rad_s,
                 clutch_locked: self.telemetry.clutch_state == ClutchState::Locked,
+                motion: *motion,
             },
             dt,
         );
@@ -671,6 +682,7 @@ impl Powertrain {
             engine_torque_nm: drive.combustion_nm + drive.starter_nm + sol.lambda[ROW_ENGINE] / dt,
             throttle: drive.throttle,
             gear: shift.gear,
+            shown_gear: self.shift.shown_gear(),
             mode: p.gearbox.mode,
             selector: self.shift.selector(),
             clutch_state,

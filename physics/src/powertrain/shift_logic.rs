@@ -11,10 +11,31 @@
 //! - **Automatic**: a selector R - N - D moved by `shift_down` (toward R) and `shift_up`
 //!   (toward D); reverse is only selected near standstill. In D or R the box goes to neutral
 //!   at standstill while the brake is held without throttle (VR-Design Studio: "when the car stops,
-//!   it goes to neutral"). In D the gear is scheduled: upshift at `upshift_rpm`; above the
-//!   kickdown throttle the gear of best wheel torque (flywheel torque times ratio) whose speed
-//!   leaves room below the upshift point; otherwise downshift when the engine falls below a
-//!   throttle-dependent floor and upshift when the next gear stays above it by the hysteresis.
+//!   it goes to neutral"). In D the gear is scheduled as a driver's automatic does it, from
+//!   the engine speed in each gear, the throttle, the brake and the car's motion
+//!   ([`VehicleMotion`]), by these rules in order:
+//!   1. **Upshift point**: at `upshift_rpm` the box shifts up, always (a full-throttle launch
+//!      shifts at the red line, in a corner as well).
+//!   2. **Lugging**: below `min_rpm_closed_throttle` it shifts down, always.
+//!   3. **Corner hold**: while cornering (smoothed lateral acceleration above
+//!      `corner_lateral_m_s2`) or sliding (a slip angle above `corner_slip_rad`) it holds the
+//!      gear: no shift mid-corner that would upset the car.
+//!   4. **Braking**: with the brake held it never shifts up, and shifts down whenever the
+//!      engine falls below `braking_min_rpm`, to the highest lower gear that brings it back
+//!      above (without passing the upshift room), so that the engine is in its power band at
+//!      the corner exit rather than lugging at 1,500 rpm in a tall gear.
+//!   5. **Kick-down**: above `kickdown_throttle` the gear of best wheel torque (flywheel torque
+//!      times ratio) whose speed leaves room below the upshift point.
+//!   6. **Part throttle**: shift down when the engine falls below a floor that rises with the
+//!      smoothed throttle (from `min_rpm_closed_throttle` to `min_rpm_full_throttle`), up
+//!      when the next gear stays above the floor by `hysteresis_rpm`; a gear is held for
+//!      `hold_s` before this schedule shifts back the way it came (no a-b-a hunting). It
+//!      does not shift up on a closed throttle (coasting keeps the gear and its engine
+//!      braking), nor for a second after the pedal left the kick-down point ("fast-off":
+//!      lifting off a floored pedal announces braking, not cruising).
+//!
+//!   First gear is only chosen below `walking_pace_m_s`; faster the box goes no lower than
+//!   second. Upshifts are at least `min_shift_interval_s` apart, downshifts half that.
 //! - **Sequential**: one gear per `shift_up`/`shift_down` edge; reverse from neutral only
 //!   near standstill; changes to and from neutral are immediate.
 //! - **H-pattern**: the gear follows the lever (`Controls::h_gear`, or a lever moved by the
@@ -25,7 +46,8 @@
 
 use super::clutch::{ClutchParams, smoothstep};
 use super::engine::{EngineParams, RPM_TO_RAD_S};
-use super::gearbox::{GearboxMode, GearboxParams};
+use super::gearbox::{AutoShiftParams, GearboxMode, GearboxParams};
+use super::vehicle_motion::VehicleMotion;
 use crate::controls::Controls;
 
 /// Wheel speed (rad/s, differential input) below which the car counts as standing still.
@@ -36,6 +58,17 @@ const BRAKE_HELD: f64 = 0.1;
 const THROTTLE_RELEASED: f64 = 0.05;
 /// Rev matching: engine-speed error (rpm) over which the throttle goes from 0 to 1.
 const REV_MATCH_RANGE_RPM: f64 = 250.0;
+/// Time constant (s) of the lateral acceleration the corner hold reads: smooths the
+/// suspension's and the road's vibration out of the 1 kHz signal.
+const LATERAL_FILTER_S: f64 = 0.3;
+/// Time constant (s) of the throttle the part-throttle schedule reads, so that a driver
+/// modulating the pedal does not move the shift points up and down with it.
+const THROTTLE_FILTER_S: f64 = 0.5;
+/// "Fast-off": after the throttle was at the kick-down point, the part-throttle schedule
+/// does not shift up for this long (s). A driver who lifts off a floored pedal is about to
+/// brake for a corner, not to cruise; shifting up there only to shift back down under the
+/// brakes is the a-b-a hunting a driver notices.
+const LIFT_HOLD_S: f64 = 1.0;
 
 /// Position of the automatic's selector.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -76,6 +109,8 @@ pub struct ShiftInputs {
     pub wheel_rad_s: f64,
     /// The clutch was locked on the previous tick.
     pub clutch_locked: bool,
+    /// How the car moves (speed, lateral acceleration, slide).
+    pub motion: VehicleMotion,
 }
 
 /// State of the gear selection and automatic clutch.
@@ -90,6 +125,14 @@ pub struct ShiftLogic {
     selector: Selector,
     grind: bool,
     lever: i8,
+    /// Direction of the last automatic shift between forward gears: +1 up, -1 down, 0 none.
+    last_direction: i8,
+    /// Smoothed magnitude of the lateral acceleration (m/s²).
+    lateral_m_s2: f64,
+    /// Smoothed throttle (0..1).
+    throttle: f64,
+    /// Time since the throttle was last at or above the kick-down point (s).
+    since_kickdown_s: f64,
 }
 
 impl Default for ShiftLogic {
@@ -104,6 +147,10 @@ impl Default for ShiftLogic {
             selector: Selector::Drive,
             grind: false,
             lever: 0,
+            last_direction: 0,
+            lateral_m_s2: 0.0,
+            throttle: 0.0,
+            since_kickdown_s: f64::INFINITY,
         }
     }
 }
@@ -112,6 +159,16 @@ impl ShiftLogic {
     /// Gear engaged now.
     pub fn gear(&self) -> i8 {
         self.gear
+    }
+
+    /// The gear a driver's display shows: during a shift's neutral phase the gear being
+    /// shifted to, otherwise the gear engaged (neutral only when no gear is, or will be).
+    pub fn shown_gear(&self) -> i8 {
+        if self.shift_left_s > 0.0 {
+            self.target
+        } else {
+            self.gear
+        }
     }
 
     /// The automatic's selector position.
@@ -146,6 +203,15 @@ impl ShiftLogic {
         dt: f64,
     ) -> ShiftOutput {
         self.since_shift_s += dt;
+        let motion = s.motion.sanitized();
+        self.lateral_m_s2 +=
+            (motion.lateral_accel_m_s2.abs() - self.lateral_m_s2) * (dt / (LATERAL_FILTER_S + dt));
+        self.throttle += (controls.throttle - self.throttle) * (dt / (THROTTLE_FILTER_S + dt));
+        self.since_kickdown_s = if controls.throttle >= gearbox.auto_shift.kickdown_throttle {
+            0.0
+        } else {
+            self.since_kickdown_s + dt
+        };
         if !gearbox.has_gear(self.gear) {
             self.force_gear(0);
         }
@@ -209,6 +275,12 @@ impl ShiftLogic {
         if self.gear == 0 || self.shift_left_s > 0.0 {
             return 0.0;
         }
+        if self.engage_left_s > 0.0 && engine_rpm < ac.declutch_rpm {
+            // A gear engaged at a crawl (first gear as the car stops) would drag the engine
+            // below its declutch speed: the clutch goes back to its start phase instead.
+            self.engage_left_s = 0.0;
+            self.launch = true;
+        }
         if self.engage_left_s > 0.0 {
             let ramp = if ac.engage_time_s > 0.0 {
                 1.0 - self.engage_left_s / ac.engage_time_s
@@ -240,6 +312,11 @@ impl ShiftLogic {
             return;
         }
         self.since_shift_s = 0.0;
+        self.last_direction = if self.gear > 0 && target > 0 {
+            (target - self.gear).signum()
+        } else {
+            0
+        };
         if self.gear == 0 || target == 0 || gearbox.shift_time_s <= 0.0 {
             if self.gear == 0 {
                 self.launch = true;
@@ -291,11 +368,11 @@ impl ShiftLogic {
                     let g = if standstill {
                         1
                     } else {
-                        self.scheduled_gear(gearbox, engine, c.throttle, s, true)
+                        self.rolling_start_gear(gearbox, s)
                     };
                     self.start_shift(gearbox, g);
                 } else {
-                    let g = self.scheduled_gear(gearbox, engine, c.throttle, s, false);
+                    let g = self.scheduled_gear(gearbox, engine, c, s);
                     // Downshifts may follow each other twice as fast as upshifts (braking
                     // hard through the gears); while the clutch is in its start phase only
                     // downshifts make sense.
@@ -313,43 +390,105 @@ impl ShiftLogic {
         }
     }
 
-    /// The gear the automatic's schedule wants. `from_neutral`: pick any gear for the
-    /// current speed (coming out of neutral while rolling). Speeds are those of the
-    /// driveline (gearbox output times ratio), which the engine has when the clutch is
-    /// locked.
+    /// Lowest forward gear the box may choose at the car's speed: first only at walking pace.
+    fn lowest_gear(sched: &AutoShiftParams, top: i8, s: ShiftInputs) -> i8 {
+        if s.motion.forward_speed_m_s.abs() > sched.walking_pace_m_s {
+            2.min(top)
+        } else {
+            1
+        }
+    }
+
+    /// Coming out of neutral while rolling: the highest gear keeping the engine above the
+    /// throttle floor without passing the upshift room, or the lowest the speed allows.
+    fn rolling_start_gear(&self, gearbox: &GearboxParams, s: ShiftInputs) -> i8 {
+        let sched = &gearbox.auto_shift;
+        let top = gearbox.top_gear();
+        let rpm_in = |g: i8| gearbox.engine_rpm_in(g, s.output_rad_s);
+        let room = sched.upshift_rpm - sched.hysteresis_rpm;
+        let floor = self.throttle_floor(sched);
+        let lowest = Self::lowest_gear(sched, top, s);
+        (lowest..=top)
+            .rev()
+            .find(|&g| rpm_in(g) >= floor && rpm_in(g) <= room)
+            .unwrap_or(lowest)
+    }
+
+    /// The part-throttle floor (rpm) at the smoothed throttle.
+    fn throttle_floor(&self, sched: &AutoShiftParams) -> f64 {
+        sched.min_rpm_closed_throttle
+            + (sched.min_rpm_full_throttle - sched.min_rpm_closed_throttle)
+                * self.throttle.clamp(0.0, 1.0)
+    }
+
+    /// Whether the car counts as cornering or sliding (the corner hold).
+    fn cornering(&self, sched: &AutoShiftParams, motion: &VehicleMotion) -> bool {
+        // Slip angles mean nothing at a crawl (the tyre models regularise them there).
+        self.lateral_m_s2 > sched.corner_lateral_m_s2
+            || (motion.max_slip_angle_rad.abs() > sched.corner_slip_rad
+                && motion.forward_speed_m_s.abs() > sched.walking_pace_m_s)
+    }
+
+    /// The gear the automatic's schedule wants while in a forward gear (the rules of the
+    /// module docs, in order). Speeds are those of the driveline (gearbox output times
+    /// ratio), which the engine has when the clutch is locked.
     fn scheduled_gear(
         &self,
         gearbox: &GearboxParams,
         engine: &EngineParams,
-        throttle: f64,
+        c: &Controls,
         s: ShiftInputs,
-        from_neutral: bool,
     ) -> i8 {
         let sched = &gearbox.auto_shift;
         let top = gearbox.top_gear();
         let rpm_in = |g: i8| gearbox.engine_rpm_in(g, s.output_rad_s);
         let room = sched.upshift_rpm - sched.hysteresis_rpm;
-        let floor = sched.min_rpm_closed_throttle
-            + (sched.min_rpm_full_throttle - sched.min_rpm_closed_throttle)
-                * throttle.clamp(0.0, 1.0);
-        if from_neutral {
-            // Highest gear keeping the engine above the floor, or first.
-            return (1..=top)
-                .rev()
-                .find(|&g| rpm_in(g) >= floor && rpm_in(g) <= room)
-                .unwrap_or(1);
-        }
+        let lowest = Self::lowest_gear(sched, top, s);
         let gear = self.gear;
         let cur_rpm = rpm_in(gear);
+        // The highest gear below this one that brings the engine up to `floor` without
+        // passing the upshift room; when none reaches the floor, the lowest allowed within
+        // the room; when even that passes the room, this gear.
+        let down_to = |floor: f64| -> i8 {
+            let mut best = gear;
+            for g in (lowest..gear).rev() {
+                if rpm_in(g) > room {
+                    break;
+                }
+                best = g;
+                if rpm_in(g) >= floor {
+                    break;
+                }
+            }
+            best
+        };
+
+        // 1. The upshift point.
         if gear < top && cur_rpm >= sched.upshift_rpm {
             return gear + 1;
         }
-        if throttle >= sched.kickdown_throttle {
+        // 2. Lugging.
+        if gear > lowest && cur_rpm < sched.min_rpm_closed_throttle {
+            return down_to(sched.min_rpm_closed_throttle);
+        }
+        // 3. Corner hold.
+        if self.cornering(sched, &s.motion) {
+            return gear;
+        }
+        // 4. Braking.
+        if c.brake > BRAKE_HELD {
+            if cur_rpm < sched.braking_min_rpm {
+                return down_to(sched.braking_min_rpm);
+            }
+            return gear;
+        }
+        // 5. Kick-down.
+        if c.throttle >= sched.kickdown_throttle {
             // Best wheel torque among the gears with room to pull below the upshift point.
             let wheel_torque = |g: i8| engine.flywheel_full_torque(rpm_in(g)) * gearbox.ratio(g);
             let mut best = gear;
             let mut best_torque = wheel_torque(gear);
-            for g in 1..=top {
+            for g in lowest..=top {
                 if g != gear && rpm_in(g) <= room && wheel_torque(g) > best_torque * 1.03 {
                     best = g;
                     best_torque = wheel_torque(g);
@@ -357,17 +496,18 @@ impl ShiftLogic {
             }
             return best;
         }
-        if gear > 1 && cur_rpm < floor {
-            // The highest lower gear that brings the engine back above the floor (skipping
-            // gears when the car slowed quickly), without passing the upshift room.
-            return match (1..gear).rev().find(|&g| rpm_in(g) >= floor) {
-                Some(g) if rpm_in(g) <= room => g,
-                Some(g) if g + 1 < gear => g + 1,
-                Some(_) => gear,
-                None => 1,
-            };
+        // 6. Part throttle, each way only after the hold since a shift the other way.
+        let floor = self.throttle_floor(sched);
+        let held = self.since_shift_s >= sched.hold_s;
+        if gear > lowest && cur_rpm < floor && (held || self.last_direction <= 0) {
+            return down_to(floor);
         }
-        if gear < top && rpm_in(gear + 1) >= floor + sched.hysteresis_rpm {
+        if gear < top
+            && rpm_in(gear + 1) >= floor + sched.hysteresis_rpm
+            && (held || self.last_direction >= 0)
+            && self.since_kickdown_s >= LIFT_HOLD_S
+            && c.throttle >= THROTTLE_RELEASED
+        {
             return gear + 1;
         }
         gear
@@ -434,5 +574,192 @@ impl ShiftLogic {
             self.target = 0;
             self.grind = true;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The automatic's schedule on its own, fed speeds as a car on 0.33 m wheels with the
+    //! Corvette's T56 (2.66, 1.78, 1.30, 1.00, 0.74, 0.50; final drive 3.42) gives them, the
+    //! clutch locked. Engine speed in gear g at v m/s: `v / 0.33 * 3.42 * ratio * 60 / 2π`.
+
+    use super::*;
+
+    const RADIUS_M: f64 = 0.33;
+    const DT: f64 = 1e-3;
+
+    struct Bench {
+        logic: ShiftLogic,
+        gearbox: GearboxParams,
+        engine: EngineParams,
+        clutch: ClutchParams,
+    }
+
+    impl Bench {
+        /// In `gear`, the throttle filter settled at `throttle`.
+        fn in_gear(gear: i8, throttle: f64) -> Self {
+            let mut logic = ShiftLogic::default();
+            logic.force_gear(gear);
+            logic.throttle = throttle;
+            Self {
+                logic,
+                gearbox: GearboxParams::t56(),
+                engine: EngineParams::ls1(),
+                clutch: ClutchParams::default(),
+            }
+        }
+
+        /// Road speed (m/s) at which the engine turns `rpm` in `gear`.
+        fn speed_at(&self, gear: i8, rpm: f64) -> f64 {
+            rpm * RPM_TO_RAD_S / self.gearbox.overall_ratio(gear) * RADIUS_M
+        }
+
+        /// Runs `seconds` at `speed_m_s` with `controls` and `motion`'s lateral acceleration
+        /// and slip; returns the gear engaged at the end and the lowest engaged on the way.
+        fn run(
+            &mut self,
+            c: &Controls,
+            speed_m_s: f64,
+            motion: VehicleMotion,
+            seconds: f64,
+        ) -> (i8, i8) {
+            let mut lowest = i8::MAX;
+            // Test durations are small positive numbers of milliseconds.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let n = (seconds / DT).round() as usize;
+            for _ in 0..n {
+                let wheel = speed_m_s / RADIUS_M;
+                let output = wheel * self.gearbox.final_drive;
+                let engine = (output * self.gearbox.ratio(self.logic.shown_gear()))
+                    .max(self.engine.idle_rpm * RPM_TO_RAD_S);
+                let out = self.logic.update(
+                    &self.gearbox,
+                    &self.engine,
+                    &self.clutch,
+                    c,
+                    ShiftInputs {
+                        engine_rad_s: engine,
+                        output_rad_s: output,
+                        wheel_rad_s: wheel,
+                        clutch_locked: !self.logic.shifting(),
+                        motion: VehicleMotion {
+                            forward_speed_m_s: speed_m_s,
+                            ..motion
+                        },
+                    },
+                    DT,
+                );
+                if out.gear > 0 {
+                    lowest = lowest.min(out.gear);
+                }
+            }
+            (self.logic.gear(), lowest)
+        }
+    }
+
+    fn pedal(throttle: f64, brake: f64) -> Controls {
+        Controls {
+            throttle,
+            brake,
+            ..Controls::default()
+        }
+    }
+
+    const STRAIGHT: VehicleMotion = VehicleMotion {
+        forward_speed_m_s: 0.0,
+        lateral_accel_m_s2: 0.0,
+        max_slip_angle_rad: 0.0,
+    };
+
+    #[test]
+    fn part_throttle_shifts_have_hysteresis_and_do_not_hunt() {
+        // Half throttle: floor 1200 + 0.5 * (3500 - 1200) = 2350 rpm; up when the next gear
+        // turns at least 2350 + 400 = 2750 rpm.
+        let mut b = Bench::in_gear(3, 0.5);
+        let c = pedal(0.5, 0.0);
+        assert_eq!(b.run(&c, b.speed_at(4, 2600.0), STRAIGHT, 3.0).0, 3);
+        assert_eq!(b.run(&c, b.speed_at(4, 2800.0), STRAIGHT, 0.5).0, 4);
+        // Between the two points the gear stays, whichever way the speed moves.
+        assert_eq!(b.run(&c, b.speed_at(4, 2450.0), STRAIGHT, 5.0), (4, 4));
+        assert_eq!(b.run(&c, b.speed_at(4, 2250.0), STRAIGHT, 0.5).0, 3);
+        // Back at the upshift speed at once: held 2 s in third before going up again.
+        assert_eq!(b.run(&c, b.speed_at(4, 2800.0), STRAIGHT, 1.5).0, 3);
+        assert_eq!(b.run(&c, b.speed_at(4, 2800.0), STRAIGHT, 1.0).0, 4);
+    }
+
+    #[test]
+    fn kick_down_picks_the_gear_of_best_wheel_torque() {
+        // 30 m/s in fifth (2197 rpm). Second turns 5285 rpm, under the 5500 rpm room, with
+        // the LS1's 450 N·m there (between 460 at 5000 and 438 at 5600): 450 * 1.78 = 800 N·m
+        // at the gearbox output, against 468 * 1.30 = 608 in third (3860 rpm); first would
+        // pass the room (7898 rpm).
+        let mut b = Bench::in_gear(5, 0.3);
+        assert_eq!(b.run(&pedal(0.3, 0.0), 30.0, STRAIGHT, 2.0).0, 5);
+        assert_eq!(b.run(&pedal(1.0, 0.0), 30.0, STRAIGHT, 0.5).0, 2);
+    }
+
+    #[test]
+    fn first_gear_only_at_walking_pace() {
+        // Kick-down at 4 m/s in second (705 rpm): first would give more wheel torque (1053
+        // rpm, 2.66 against 1.78) but the car is faster than a walk.
+        let mut b = Bench::in_gear(2, 1.0);
+        assert_eq!(b.run(&pedal(1.0, 0.0), 4.0, STRAIGHT, 2.0), (2, 2));
+        // Braking at 3 m/s: still second; at 1.5 m/s (264 rpm in second) first.
+        assert_eq!(b.run(&pedal(0.0, 0.5), 3.0, STRAIGHT, 2.0), (2, 2));
+        assert_eq!(b.run(&pedal(0.0, 0.5), 1.5, STRAIGHT, 1.0).0, 1);
+    }
+
+    #[test]
+    fn a_gear_is_held_through_a_corner_and_while_sliding() {
+        let mut b = Bench::in_gear(3, 0.5);
+        let c = pedal(0.5, 0.0);
+        let v = b.speed_at(4, 2800.0); // an upshift on the straight (see the hysteresis test)
+        let corner = VehicleMotion {
+            lateral_accel_m_s2: 7.0,
+            ..STRAIGHT
+        };
+        let slide = VehicleMotion {
+            max_slip_angle_rad: 0.2,
+            ..STRAIGHT
+        };
+        // Into the corner below the upshift speed, then faster in it.
+        assert_eq!(b.run(&c, b.speed_at(4, 2600.0), corner, 1.0), (3, 3));
+        assert_eq!(b.run(&c, v, corner, 3.0), (3, 3));
+        // Out of the corner but sliding: still held.
+        assert_eq!(b.run(&c, v, slide, 1.0), (3, 3));
+        assert_eq!(b.run(&c, v, STRAIGHT, 1.0).0, 4);
+        // At the upshift point the box shifts up even in a corner (5950 rpm in second).
+        let mut b = Bench::in_gear(2, 0.5);
+        let v = b.speed_at(2, 5950.0);
+        assert_eq!(b.run(&c, v, corner, 0.5).0, 3);
+    }
+
+    #[test]
+    fn braking_shifts_down_into_the_power_band_and_never_up() {
+        // 40 m/s in sixth: 1979 rpm. Fifth would give 2929 rpm, under the 3000 rpm braking
+        // floor; fourth 3958: the box goes to fourth.
+        let mut b = Bench::in_gear(6, 0.0);
+        let brake = pedal(0.0, 0.6);
+        assert_eq!(b.run(&brake, 40.0, STRAIGHT, 0.5).0, 4);
+        // Slowing to 25 m/s: fourth falls to 2474 rpm, third gives 3217.
+        let mut v = 40.0;
+        let mut lowest = 4;
+        while v > 25.0 {
+            v -= 6.0 * 0.1;
+            lowest = lowest.min(b.run(&brake, v, STRAIGHT, 0.1).1);
+        }
+        assert_eq!((b.logic.gear(), lowest), (3, 3));
+        // Braking at 40 m/s in second (4404 rpm) holds second: no upshift under braking.
+        let mut b = Bench::in_gear(2, 0.0);
+        assert_eq!(b.run(&brake, b.speed_at(2, 5400.0), STRAIGHT, 2.0), (2, 2));
+    }
+
+    #[test]
+    fn the_display_shows_the_gear_being_shifted_to() {
+        let mut b = Bench::in_gear(3, 1.0);
+        let v = b.speed_at(3, 5950.0);
+        b.run(&pedal(1.0, 0.0), v, STRAIGHT, 0.01);
+        assert!(b.logic.shift_left_s > 0.0, "in the neutral phase");
+        assert_eq!((b.logic.gear(), b.logic.shown_gear()), (0, 4));
     }
 }

@@ -76,7 +76,8 @@ impl Rig {
 
     fn step(&mut self, c: &Controls) {
         let loads = self.loads();
-        self.pt.step(c, &mut self.wheels, &loads, DT);
+        let motion = VehicleMotion::straight(self.speed());
+        self.pt.step(c, &motion, &mut self.wheels, &loads, DT);
     }
 
     fn run(&mut self, c: &Controls, seconds: f64) {
@@ -445,8 +446,13 @@ fn brakes_hold_a_wheel_still_without_jitter() {
             WheelLoad::default(),
         ];
         for _ in 0..60_000 {
-            rig.pt
-                .step(&Controls::default(), &mut rig.wheels, &loads, DT);
+            rig.pt.step(
+                &Controls::default(),
+                &VehicleMotion::default(),
+                &mut rig.wheels,
+                &loads,
+                DT,
+            );
             assert!(rig.wheels[0].omega.abs() < 1e-9, "{}", rig.wheels[0].omega);
         }
     }
@@ -876,7 +882,13 @@ fn extreme_inputs_stay_finite() {
         }; 4];
         for dt in [0.01, 1e-3] {
             for _ in 0..500 {
-                pt.step(&h(1, 0.0, 1.0), &mut wheels, &loads, dt);
+                pt.step(
+                    &h(1, 0.0, 1.0),
+                    &VehicleMotion::default(),
+                    &mut wheels,
+                    &loads,
+                    dt,
+                );
                 assert!(wheels.iter().all(|w| w.omega.is_finite()));
                 assert!(telemetry_finite(&pt.telemetry()), "{:?}", pt.telemetry());
             }

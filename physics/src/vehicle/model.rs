@@ -66,7 +66,7 @@ use super::wheel::{
 use crate::controls::Controls;
 use crate::environment::Environment;
 use crate::ground::{Ground, RayHint};
-use crate::powertrain::{Drivetrain, Powertrain, WheelSpin};
+use crate::powertrain::{Drivetrain, Powertrain, VehicleMotion, WheelSpin};
 use crate::tire::Tire;
 use crate::tire::thermal::{TyreThermalParams, TyreThermalState};
 use crate::validate::{Validate, Validator, Violations};
@@ -503,8 +503,24 @@ impl Vehicle {
             .aids
             .update(&p.aids, &p.brakes, &controls, &tyres.sensors, dt);
         tyres.set_brake_torques(&aided.brake_torques_n_m);
-        self.powertrain
-            .step_wheels(&aided.powertrain, &mut self.spins, &tyres.wheel_loads, dt);
+        // The automatic senses the car's motion as the last tick left it.
+        let last = &self.snapshot;
+        let motion = VehicleMotion {
+            forward_speed_m_s: last.velocity_body.x,
+            lateral_accel_m_s2: last.specific_force_body.y,
+            max_slip_angle_rad: last
+                .wheels
+                .iter()
+                .map(|w| w.slip_angle_rad.abs())
+                .fold(0.0, f64::max),
+        };
+        self.powertrain.step_wheels(
+            &aided.powertrain,
+            &motion,
+            &mut self.spins,
+            &tyres.wheel_loads,
+            dt,
+        );
         tyres.follow_spins(&self.spins, &contacts, self.body.pose.position, &mut loads);
         self.link_forces_body =
             in_body_frame(self.body.pose.orientation, &tyres.planar_forces_world());

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod automatic_gearbox;
 mod ffb_car_normalisation;
 mod ffb_direction_check;
 mod ffb_runaway;
