@@ -476,6 +476,7 @@ impl Session {
             rear_axle: self.rear_axle(),
             yaw: self.yaw(),
             speed: self.forward_speed(),
+            rear_lateral_speed: self.rear_lateral_speed(),
         };
         let dt = self.step_s;
         let known = self
@@ -531,6 +532,12 @@ impl Session {
     /// Forward speed (m/s, body x).
     pub fn forward_speed(&self) -> f64 {
         self.vehicle.snapshot().velocity_body.x
+    }
+
+    /// The rear axle's sideways speed (m/s, body y, positive to the left): `v_y - b r`.
+    pub fn rear_lateral_speed(&self) -> f64 {
+        let s = self.vehicle.snapshot();
+        s.velocity_body.y - self.vehicle.params().cg_to_rear_axle_m() * s.angular_velocity_body.z
     }
 
     /// The car's steering as the driver model needs it.

@@ -31,6 +31,28 @@ pub struct DriverView {
     pub yaw: f64,
     /// Forward speed (m/s).
     pub speed: f64,
+    /// The rear axle's sideways speed (m/s, positive to the left): with `speed`, the rear
+    /// tyres' slip angle the driver feels as the tail stepping out.
+    pub rear_lateral_speed: f64,
+}
+
+/// Rear sideslip (rad) from which the driver eases the throttle: beyond the slip angles a
+/// road tyre peaks at (3-5 degrees), the tail is stepping out.
+pub const SLIDE_ONSET_RAD: f64 = 0.05;
+
+/// Further rear sideslip (rad) over which the driver lifts completely.
+pub const SLIDE_LIFT_SPAN_RAD: f64 = 0.05;
+
+/// The share of the throttle a driver keeps at rear sideslip `beta` (rad): all of it below
+/// [`SLIDE_ONSET_RAD`], none from [`SLIDE_ONSET_RAD`] + [`SLIDE_LIFT_SPAN_RAD`] on, linear
+/// between.
+pub fn slide_throttle_share(beta: f64) -> f64 {
+    let share = 1.0 - (beta.abs() - SLIDE_ONSET_RAD) / SLIDE_LIFT_SPAN_RAD;
+    if share.is_finite() {
+        share.clamp(0.0, 1.0)
+    } else {
+        1.0
+    }
 }
 
 /// Segments either side of the last answer that [`DriverModel::drive`] searches each tick
@@ -128,9 +150,15 @@ impl DriverModel {
             .profile
             .speed_at(projection.station + view.speed.abs() * 0.3);
         let pedals = self.speed_control.update(target, view.speed, dt);
+        // The throttle shares the grip with the corner as the plan does (friction circle):
+        // full throttle where the corner takes the whole grip would spin the driven wheels.
+        // And it eases off when the tail steps out.
+        let beta = view.rear_lateral_speed.atan2(view.speed.abs().max(1.0));
+        let drive_share = self.profile.drive_share_at(projection.station, view.speed)
+            * slide_throttle_share(beta);
         Controls {
             steering_wheel_rad,
-            throttle: pedals.throttle,
+            throttle: pedals.throttle * drive_share,
             brake: pedals.brake,
             ..Controls::default()
         }
@@ -140,6 +168,18 @@ impl DriverModel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tail stepping out eases the throttle: all of it to 0.05 rad of rear sideslip
+    /// (about 3 degrees, where a road tyre's lateral force nears its peak), half at 0.075 rad,
+    /// none from 0.1 rad, either way round.
+    #[test]
+    fn a_sliding_tail_eases_the_throttle() {
+        assert!((slide_throttle_share(0.0) - 1.0).abs() < 1e-12);
+        assert!((slide_throttle_share(0.05) - 1.0).abs() < 1e-12);
+        assert!((slide_throttle_share(-0.075) - 0.5).abs() < 1e-12);
+        assert!(slide_throttle_share(0.1).abs() < 1e-12);
+        assert!((slide_throttle_share(f64::NAN) - 1.0).abs() < 1e-12);
+    }
 
     /// A kinematic bicycle with a first-order speed response: the driver must track the
     /// skidpad circle at the planned speed.
@@ -174,6 +214,7 @@ mod tests {
                     rear_axle: p,
                     yaw,
                     speed: v,
+                    rear_lateral_speed: 0.0,
                 },
                 dt,
             );

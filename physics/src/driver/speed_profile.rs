@@ -72,6 +72,10 @@ impl Validate for SpeedLimits {
 pub struct SpeedProfile {
     step_m: f64,
     speeds: Vec<f64>,
+    /// The path's curvature magnitude at the same samples (1/m).
+    curvature: Vec<f64>,
+    /// The lateral acceleration planned for (m/s²).
+    lateral_accel_m_s2: f64,
     closed: bool,
     length: f64,
 }
@@ -146,6 +150,8 @@ impl SpeedProfile {
         Self {
             step_m: ds,
             speeds,
+            curvature,
+            lateral_accel_m_s2: a_lat,
             closed,
             length: path.length(),
         }
@@ -156,6 +162,8 @@ impl SpeedProfile {
         Self {
             step_m: path.length(),
             speeds: vec![speed_m_s, speed_m_s],
+            curvature: vec![0.0, 0.0],
+            lateral_accel_m_s2: f64::INFINITY,
             closed: path.is_closed(),
             length: path.length(),
         }
@@ -163,15 +171,30 @@ impl SpeedProfile {
 
     /// Target speed (m/s) at `station`, interpolated linearly between samples.
     pub fn speed_at(&self, station: f64) -> f64 {
+        self.interpolate(&self.speeds, station)
+    }
+
+    /// The share of the longitudinal grip the corner at `station` leaves at `speed` (m/s), by
+    /// the same friction circle the plan uses: `sqrt(1 - (v² k / a_lat)²)`, at least 0.1 (so
+    /// that a corner taken at its limit can still be left). 1 on a straight.
+    pub fn drive_share_at(&self, station: f64, speed: f64) -> f64 {
+        let k = self.interpolate(&self.curvature, station);
+        let lateral = (speed * speed * k / self.lateral_accel_m_s2).min(1.0);
+        let share = (1.0 - lateral * lateral).sqrt().max(0.1);
+        if share.is_finite() { share } else { 1.0 }
+    }
+
+    /// `values` (one per sample) at `station`, interpolated linearly between samples.
+    fn interpolate(&self, values: &[f64], station: f64) -> f64 {
         let s = if self.closed {
             station.rem_euclid(self.length)
         } else {
             station.clamp(0.0, self.length)
         };
         let x = s / self.step_m;
-        let i = saturating_index(x.floor()).min(self.speeds.len() - 2);
+        let i = saturating_index(x.floor()).min(values.len() - 2);
         let t = (x - i as f64).clamp(0.0, 1.0);
-        self.speeds[i] + (self.speeds[i + 1] - self.speeds[i]) * t
+        values[i] + (values[i + 1] - values[i]) * t
     }
 }
 
@@ -254,6 +277,23 @@ mod tests {
         for s in [0.0, 50.0, 150.0, 300.0] {
             assert!((profile.speed_at(s) - expected).abs() < 0.01 * expected);
         }
+    }
+
+    /// The throttle's share of the grip on a 50 m circle: the friction circle at half the
+    /// lateral limit (speed `sqrt(0.5 a_lat r)`) leaves `sqrt(1 - 0.25)`, at the limit the
+    /// floor of 0.1, on a straight all of it.
+    #[test]
+    fn the_corner_leaves_the_throttle_what_the_friction_circle_leaves() {
+        let path = Path::circle(DVec2::ZERO, 50.0, 720, 0.0, true).unwrap();
+        let limits = SpeedLimits::default();
+        let profile = SpeedProfile::plan(&path, &limits, 1.0);
+        let half = (0.5 * limits.lateral_accel_m_s2 * 50.0).sqrt();
+        assert!((profile.drive_share_at(100.0, half) - 0.75_f64.sqrt()).abs() < 0.01);
+        let limit = (limits.lateral_accel_m_s2 * 50.0).sqrt();
+        assert!((profile.drive_share_at(100.0, limit) - 0.1).abs() < 0.01);
+        let straight = Path::new(&[DVec2::ZERO, DVec2::new(500.0, 0.0)], false).unwrap();
+        let profile = SpeedProfile::plan(&straight, &limits, 1.0);
+        assert!((profile.drive_share_at(200.0, 40.0) - 1.0).abs() < 1e-12);
     }
 
     #[test]
