@@ -10,7 +10,7 @@
 //! - the tyre's contact force `F` (normal load, tyre forces, loose-surface drag), its part
 //!   along the axis `F · e`; the normal load is `Fz = k δ + c δ̇ ≥ 0` from the tyre's
 //!   deflection `δ` (free radius less the centre's distance from the ground) at the tyre's
-//!   vertical stiffness `k` and damping `c` ([`tyre_normal_load`]);
+//!   vertical stiffness `k` and damping `c` ([`WheelMount::tyre_normal_load`]);
 //! - the strut `S` (spring, damper, bump and droop stops, anti-roll bar, the links' vertical
 //!   share; see [`super::suspension`]), pushing it down and the body up;
 //! - its weight's part `m g · e`.
