@@ -356,7 +356,8 @@ pub struct HeadlessArgs {
     #[arg(long)]
     pub scenario: String,
 
-    /// Simulated seconds, for scenarios that run for a time (`laps`).
+    /// Simulated seconds (above 0, at most 24 h) for the scenarios that run for a time (laps,
+    /// scripts); the measurement scenarios end by their own rule and refuse it.
     #[arg(long, value_name = "S")]
     pub duration: Option<f64>,
 

@@ -22,6 +22,37 @@ use serde::{Deserialize, Serialize};
 use crate::error::ConfigError;
 use crate::ron_text;
 
+/// The longest run a scenario or `--duration` may ask for (s of simulated time): 24 hours,
+/// a day's endurance race.
+pub const MAX_SCENARIO_DURATION_S: f64 = 86_400.0;
+
+/// Checks a run length `seconds` (s): above zero and at most [`MAX_SCENARIO_DURATION_S`].
+///
+/// # Errors
+/// A message naming the duration.
+pub fn check_duration_s(seconds: f64) -> Result<f64, String> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SCENARIO_DURATION_S {
+        Ok(seconds)
+    } else {
+        let shown = if seconds.abs() >= 1e6 {
+            format!("{seconds:e}")
+        } else {
+            format!("{seconds}")
+        };
+        Err(format!(
+            "{shown} s is not a run length: it must be above 0 and at most \
+             {MAX_SCENARIO_DURATION_S} s (24 h)"
+        ))
+    }
+}
+
+/// [`check_duration_s`] of the field `name` into `v`.
+fn duration_field(v: &mut Validator, name: &str, seconds: f64) {
+    if let Err(message) = check_duration_s(seconds) {
+        v.fail(name, message);
+    }
+}
+
 /// The content of a scenario file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -251,13 +282,15 @@ impl Validate for ScenarioTest {
     fn validate(&self, v: &mut Validator) {
         match self {
             ScenarioTest::Launch(t) => {
-                v.within("Launch", |v| v.positive("max_duration_s", t.max_duration_s));
+                v.within("Launch", |v| {
+                    duration_field(v, "max_duration_s", t.max_duration_s);
+                });
             }
             ScenarioTest::Braking(t) => {
                 v.within("Braking", |v| v.positive("speed_kmh", t.speed_kmh));
             }
             ScenarioTest::TopSpeed(t) => v.within("TopSpeed", |v| {
-                v.positive("max_duration_s", t.max_duration_s);
+                duration_field(v, "max_duration_s", t.max_duration_s);
                 v.positive("settle_kmh", t.settle_kmh);
             }),
             ScenarioTest::Skidpad(t) => v.within("Skidpad", |v| {
@@ -294,7 +327,7 @@ impl Validate for ScenarioTest {
             }),
             ScenarioTest::Script(t) => v.within("Script", |v| {
                 v.non_negative("start_speed_kmh", t.start_speed_kmh);
-                v.positive("duration_s", t.duration_s);
+                duration_field(v, "duration_s", t.duration_s);
                 v.within("keyframes", |v| {
                     let mut last = f64::NEG_INFINITY;
                     for (i, k) in t.keyframes.iter().enumerate() {
@@ -304,6 +337,11 @@ impl Validate for ScenarioTest {
                                 "t_s",
                                 "must be a time at or after the previous keyframe",
                             );
+                            v.require(
+                                k.t_s.is_nan() || k.t_s <= t.duration_s,
+                                "t_s",
+                                "must lie within duration_s (a later keyframe never acts)",
+                            );
                         });
                         last = k.t_s;
                     }
@@ -312,7 +350,7 @@ impl Validate for ScenarioTest {
             ScenarioTest::Laps(t) => v.within("Laps", |v| {
                 v.in_range("lateral_g", t.lateral_g, 0.05, 3.0);
                 v.in_range("braking_g", t.braking_g, 0.05, 3.0);
-                v.positive("default_duration_s", t.default_duration_s);
+                duration_field(v, "default_duration_s", t.default_duration_s);
             }),
         }
     }
@@ -386,6 +424,44 @@ mod tests {
                 .contains("test.Script.keyframes[1].t_s must be a time at or after"),
             "{err}"
         );
+    }
+
+    /// Found by mutating `scripted-brake-turn.ron`: a run of 1e308 s ran for ever. Every
+    /// duration is now a run length of at most 24 h, and a keyframe lies within its script.
+    #[test]
+    fn durations_are_run_lengths_of_at_most_a_day() {
+        let script = |duration: &str, t: &str| {
+            format!(
+                "(name: \"s\", track: \"flat\", test: Script((duration_s: {duration}, \
+                 keyframes: [(t_s: {t}, controls: (throttle: 1.0))])))"
+            )
+        };
+        for (duration, t, complaint) in [
+            (
+                "1e308",
+                "1.0",
+                "test.Script.duration_s 1e308 s is not a run length",
+            ),
+            (
+                "0.0",
+                "0.0",
+                "test.Script.duration_s 0 s is not a run length",
+            ),
+            (
+                "2.0",
+                "3.0",
+                "test.Script.keyframes[0].t_s must lie within duration_s",
+            ),
+        ] {
+            let err = parse_scenario_ron(&script(duration, t), Path::new("s.ron")).unwrap_err();
+            assert!(err.to_string().contains(complaint), "{err}");
+        }
+        assert!(parse_scenario_ron(&script("86400.0", "2.0"), Path::new("s.ron")).is_ok());
+        let laps = "(name: \"l\", track: \"circuit\", test: Laps((default_duration_s: 1e9)))";
+        let err = parse_scenario_ron(laps, Path::new("l.ron")).unwrap_err();
+        assert!(err.to_string().contains("default_duration_s"), "{err}");
+        assert!(check_duration_s(f64::NAN).is_err());
+        assert_eq!(check_duration_s(5.0), Ok(5.0));
     }
 
     #[test]

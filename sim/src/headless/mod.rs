@@ -17,7 +17,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use gripline_formats::assets;
-use gripline_formats::scenario_file::{ScenarioTest, load_scenario};
+use gripline_formats::scenario_file::{
+    ScenarioFile, ScenarioTest, check_duration_s, load_scenario,
+};
 use gripline_input::settings::ffb_profile::{FfbProfile, load_ffb_profile};
 use serde_json::json;
 
@@ -39,7 +41,8 @@ pub struct HeadlessOptions {
     pub track: Option<String>,
     /// Scenario file, or the name of a shipped scenario.
     pub scenario: String,
-    /// Simulated seconds, for scenarios that run for a time (`laps`).
+    /// Simulated seconds, for the scenarios that run for a time (`Laps`, `Script`); the
+    /// measurement scenarios end by their own rule and refuse it.
     pub duration: Option<f64>,
     /// The physics rate (Hz); `None`: [`gripline_physics::STEP_RATE_HZ`].
     pub rate_hz: Option<f64>,
@@ -61,6 +64,26 @@ pub struct HeadlessOptions {
     pub environment: Option<gripline_physics::environment::Environment>,
 }
 
+/// The run length `--duration` asks of `scenario` (s), checked: a run length of at most 24 h,
+/// and only for the scenarios that run for a time (`Laps`, `Script`).
+///
+/// # Errors
+/// Either problem, naming the duration (and the scenario).
+pub fn run_length(scenario: &ScenarioFile, duration: Option<f64>) -> Result<Option<f64>> {
+    let Some(seconds) = duration else {
+        return Ok(None);
+    };
+    check_duration_s(seconds).map_err(|m| anyhow::anyhow!("--duration {m}"))?;
+    match scenario.test {
+        ScenarioTest::Script(_) | ScenarioTest::Laps(_) => Ok(Some(seconds)),
+        _ => anyhow::bail!(
+            "--duration {seconds} s: scenario '{}' is a measurement that ends by its own rule; \
+             --duration sets the length of laps and scripted scenarios",
+            scenario.name
+        ),
+    }
+}
+
 /// Runs `gripline headless`: prints the summary (JSON) and returns it.
 ///
 /// # Errors
@@ -80,6 +103,7 @@ pub fn run_observed(
 ) -> Result<serde_json::Value> {
     let scenario_path = assets::resolve_scenario(&args.scenario)?;
     let scenario = load_scenario(&scenario_path)?;
+    let duration = run_length(&scenario, args.duration)?;
     let car = load_car(&args.vehicle, args.setup.as_deref())?;
     for warning in &car.warnings {
         eprintln!("gripline: warning: {warning}");
@@ -135,9 +159,11 @@ pub fn run_observed(
         ScenarioTest::LaneChange(t) => procedures::lane_change(&mut sim, t),
         ScenarioTest::StepSteer(t) => procedures::step_steer(&mut sim, t),
         ScenarioTest::Coastdown(t) => procedures::coastdown(&mut sim, t),
-        ScenarioTest::Script(t) => procedures::script(&mut sim, t),
+        ScenarioTest::Script(t) => {
+            procedures::script(&mut sim, t, duration.unwrap_or(t.duration_s))
+        }
         ScenarioTest::Laps(t) => {
-            procedures::laps(&mut sim, t, args.duration.unwrap_or(t.default_duration_s))
+            procedures::laps(&mut sim, t, duration.unwrap_or(t.default_duration_s))
         }
     }
     .with_context(|| format!("scenario '{}'", scenario.name))?;

@@ -552,15 +552,17 @@ pub fn laps(sim: &mut Run, test: &LapsTest, duration_s: f64) -> Result<Metrics> 
     Ok(m)
 }
 
-/// Scripted per-tick inputs: each keyframe's controls hold until the next one.
-pub fn script(sim: &mut Run, test: &ScriptTest) -> Result<Metrics> {
+/// Scripted per-tick inputs: each keyframe's controls hold until the next one, for
+/// `duration_s` simulated seconds after the start (the script's own `duration_s`, or
+/// `--duration`).
+pub fn script(sim: &mut Run, test: &ScriptTest, duration_s: f64) -> Result<Metrics> {
     let StraightRun { origin, t0, .. } = StraightRun::start(sim, GearboxMode::Automatic, 0.5)?;
     sim.set_forward_speed(test.start_speed_kmh * KMH);
     let (mut max_lat, mut max_yaw, mut distance) = (0.0f64, 0.0f64, 0.0);
     let mut last = origin;
     let mut next = 0;
     let mut controls = Controls::default();
-    for _ in 0..sim.ticks_in(test.duration_s) {
+    for _ in 0..sim.ticks_in(duration_s) {
         let t = sim.snapshot().time_s - t0;
         while let Some(k) = test.keyframes.get(next).filter(|k| k.t_s <= t) {
             controls = k.controls;

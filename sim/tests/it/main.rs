@@ -14,6 +14,7 @@ mod laps;
 mod realtime_core;
 mod realtime_thread;
 mod replay;
+mod run_length;
 mod setup_effects;
 mod telemetry_out;
 mod torcs_laps;
