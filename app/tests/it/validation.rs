@@ -56,11 +56,13 @@ fn corvette_launch_matches_road_tests() {
     let m = headless("corvette-c5", "launch");
     within("0-60 mph (s)", number(&m, "t_0_60mph_s"), 4.8, 0.07);
     within("quarter mile (s)", number(&m, "quarter_mile_s"), 13.3, 0.07);
+    // Issue 32 holds the trap speed to ±5 %: it was +5.1 % while the car ran without its
+    // driver (the C5's file gave the curb mass), +3.6 % with the driver.
     within(
         "trap speed (mph)",
         number(&m, "quarter_mile_speed_mph"),
         108.0,
-        0.07,
+        0.05,
     );
 }
 

@@ -12,7 +12,8 @@ use super::params::{
 impl Default for VehicleParams {
     /// Chevrolet Corvette C5 coupe (1997-2004).
     ///
-    /// *Spec* figures: mass 1465 kg, 51/49 weight split, wheelbase 2.654 m, tracks
+    /// *Spec* figures: curb mass 1472 kg (full tank) plus a 75 kg driver (ISO 2416's occupant,
+    /// `mass_kg` is the mass with driver) = 1547 kg, 51/49 weight split, wheelbase 2.654 m, tracks
     /// 1.575 / 1.577 m, length 4.565 m, width 1.869 m, height 1.212 m, Cd 0.29, tyres
     /// P245/45ZR17 front and P275/40ZR18 rear, steering ratio 16.1:1.
     ///
@@ -79,14 +80,14 @@ impl Default for VehicleParams {
             front_tyre: "corvette_c5_front".to_owned(),
             rear_tyre: "corvette_c5_rear".to_owned(),
             chassis: ChassisParams {
-                mass_kg: 1465.0,
-                fuel_mass_kg: 50.0,
+                mass_kg: 1547.0,
+                fuel_mass_kg: 53.6,
                 wheelbase_m: 2.654,
                 front_weight_fraction: 0.51,
                 cg_height_m: 0.45,
-                roll_inertia_kg_m2: 445.0,
-                pitch_inertia_kg_m2: 2205.0,
-                yaw_inertia_kg_m2: 2321.0,
+                roll_inertia_kg_m2: 471.0,
+                pitch_inertia_kg_m2: 2328.0,
+                yaw_inertia_kg_m2: 2451.0,
             },
             body: BodyParams {
                 length_m: 4.565,

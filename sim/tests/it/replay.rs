@@ -398,7 +398,7 @@ fn a_changed_car_file_is_named_and_played_only_when_forced() {
     };
     headless::run(&options).expect("the run");
     // A car 50 kg heavier.
-    let heavier = original.replacen("mass_kg: 1465.0", "mass_kg: 1515.0", 1);
+    let heavier = original.replacen("mass_kg: 1547.0", "mass_kg: 1597.0", 1);
     assert_ne!(heavier, original, "the car file has a mass");
     std::fs::write(&car, heavier).unwrap();
 

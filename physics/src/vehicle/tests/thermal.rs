@@ -58,7 +58,7 @@ fn a_locked_stop_heats_and_wears_the_tyres_that_have_a_thermal_model() {
             w.tread_temp_c, w.carcass_temp_c, w.gas_temp_c, w.pressure_pa, w.wear, w.grip_factor
         );
         assert!(w.thermal_model);
-        // 1465 kg from 25 m/s is 458 kJ; the rear pair takes about a third, half of it to
+        // 1547 kg from 25 m/s is 483 kJ; the rear pair takes about a third, half of it to
         // the treads: some 40 kJ per tread of 4 kJ/K, minus what left to the carcass.
         assert!(w.tread_temp_c > 25.0, "{w:?}");
         assert!(w.carcass_temp_c > 20.0 && w.gas_temp_c > 20.0);
