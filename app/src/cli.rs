@@ -42,6 +42,15 @@ pub struct WindowArgs {
     #[arg(long, value_name = "PNG")]
     pub screenshot: Option<PathBuf>,
 
+    /// Pause the drive when it has run this many simulated seconds, with the camera settled
+    /// there (`--exit-after` then waits for it): the frame `gripline render --at` draws.
+    #[arg(long, value_name = "SECONDS")]
+    pub hold_at: Option<f64>,
+
+    /// Draw the scene alone: no HUD, notices or pause menu (for frame captures).
+    #[arg(long)]
+    pub no_hud: bool,
+
     /// Show the timing page and print the sim-thread and frame timing at exit.
     #[arg(long)]
     pub stats: bool,
@@ -251,9 +260,14 @@ pub struct RenderArgs {
     #[arg(long, value_name = "DEG")]
     pub fov: Option<f64>,
 
-    /// MSAA samples (1, 2, 4 or 8).
+    /// MSAA samples (1, 2, 4 or 8), capped by the quality tier as in the window.
     #[arg(long, default_value_t = 4)]
     pub msaa: u32,
+
+    /// Rendering quality tier, as the window's `--quality` (automatic: Low on a software
+    /// renderer).
+    #[arg(long, value_enum, default_value_t = QualityArg::Auto)]
+    pub quality: QualityArg,
 
     /// The PNG to write.
     #[arg(long, value_name = "PNG")]

@@ -16,6 +16,7 @@
 mod cli;
 mod devices;
 mod render_frame;
+mod scene_world;
 mod settings_ui;
 mod tyre_lab;
 mod window;

@@ -1,14 +1,19 @@
 //! `gripline render`: one frame without a window, on any adapter (the software one
 //! included), written as PNG. `--at` lets the autopilot drive that long first, on the same
-//! session code the window runs.
+//! session code the window runs. The frame is what the window draws (HUD aside): the same
+//! world (the track's TORCS scenery where it has one, the roadside otherwise, the car),
+//! built by [`crate::scene_world`] at the same quality tier.
 
 use anyhow::{Context as _, Result, bail};
+use gripline_host::drive::LoadedDrive;
+use gripline_render::offscreen::OFFSCREEN_FORMAT;
 use gripline_render::{
-    AdapterChoice, Camera, FrameInput, GpuContext, OffscreenRenderer, RenderSettings, SpinAngles,
-    VehiclePose, VehicleVisual,
+    AdapterChoice, Camera, FrameInput, GpuContext, OffscreenRenderer, SpinAngles, VehiclePose,
+    VehicleVisual,
 };
 
 use crate::cli::RenderArgs;
+use crate::scene_world::{SceneWorld, build_scene, describe, render_settings};
 use gripline_sim::session::Session;
 
 /// Longest drive before the frame (s): an hour of simulated time.
@@ -35,12 +40,13 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     }
     let mut session = Session::load(&args.vehicle, &args.track)
         .with_context(|| format!("loading {} on {}", args.vehicle, args.track))?;
-    let track = session
-        .world()
-        .track()
-        .map(|t| t.mesh.clone())
+    // What the window draws of this car and track, its scenery included.
+    let loaded = LoadedDrive::of(&session, &args.vehicle, &args.track);
+    let track = loaded
+        .track_mesh
+        .as_ref()
         .context("rendering needs a track (not the endless flat plane)")?;
-    let visual = VehicleVisual::from_params(session.vehicle().params());
+    let visual = VehicleVisual::from_params(&loaded.params);
 
     let mut spin = SpinAngles::default();
     let ticks = session.ticks_in(args.at);
@@ -65,13 +71,16 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let gpu =
         GpuContext::headless(AdapterChoice::from_env()).context("choosing a graphics adapter")?;
     eprintln!("gripline: rendering on {}", gpu.describe());
-    let settings = RenderSettings {
-        msaa_samples: args.msaa,
-        ..RenderSettings::default()
+    let (settings, tier) = render_settings(&gpu, args.quality.into(), args.msaa);
+    let world = SceneWorld {
+        track_mesh: track,
+        track_scene: loaded.track_scene.as_deref(),
+        visual: &visual,
     };
-    let mut renderer =
-        OffscreenRenderer::new(gpu, &settings, &track, &visual, args.width, args.height)
-            .context("preparing the offscreen renderer")?;
+    let scene = build_scene(&gpu, OFFSCREEN_FORMAT, &settings, &world);
+    let drew = describe(&scene, &world);
+    let mut renderer = OffscreenRenderer::with_scene(gpu, scene, args.width, args.height)
+        .context("preparing the offscreen renderer")?;
     let frame = FrameInput::new(&pose, &camera, &visual, args.width, args.height);
     let image = renderer
         .render_frame(&frame)
@@ -87,6 +96,11 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         args.camera,
         snapshot.time_s,
         snapshot.speed_m_per_s * 3.6
+    );
+    println!(
+        "drew {drew}, quality {} ({}x MSAA)",
+        tier.name(),
+        renderer.scene().sample_count()
     );
     Ok(())
 }

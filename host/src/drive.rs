@@ -54,6 +54,9 @@ pub struct DriveRequest {
     pub telemetry: Option<TelemetryTargets>,
     /// Where replays, laps and set-ups live (the settings folder); `None`: nothing is saved.
     pub data_dir: Option<PathBuf>,
+    /// Pause the drive once it has run this many simulated seconds (s), to draw that instant
+    /// (the window's `--hold-at`); `None`: run on.
+    pub hold_at_s: Option<f64>,
 }
 
 /// A car and track as the screen draws them.
@@ -161,7 +164,8 @@ impl Drive {
         for warning in session.warnings() {
             eprintln!("gripline: warning: {warning}");
         }
-        let loaded = loaded_drive(&session, &request.vehicle, &request.track);
+        let loaded = LoadedDrive::of(&session, &request.vehicle, &request.track);
+        let hold_at_tick = request.hold_at_s.map(|s| session.ticks_in(s));
         let aids_of_car = loaded.params.aids.clone();
 
         let wheel = wheel_setup::set_up(settings);
@@ -215,6 +219,7 @@ impl Drive {
             rig,
             SimConfig {
                 autopilot: request.autopilot,
+                hold_at_tick,
                 ..SimConfig::default()
             },
             Some(Box::new(ObserverGroup(taps))),
@@ -477,7 +482,7 @@ impl Drive {
             ));
             return;
         }
-        let loaded = loaded_drive(&session, &vehicle, &track);
+        let loaded = LoadedDrive::of(&session, &vehicle, &track);
         self.aids_of_car = loaded.params.aids.clone();
         for warning in session.warnings() {
             eprintln!("gripline: warning: {warning}");
@@ -541,18 +546,21 @@ impl Drop for Drive {
     }
 }
 
-/// What the screen draws of `session`, with the scenery of an imported track loaded (lines
-/// about it go to standard error).
-fn loaded_drive(session: &Session, vehicle: &str, track: &str) -> LoadedDrive {
-    let params = session.vehicle().params().clone();
-    let title = format!("{} on {}", params.name, session.world().name());
-    LoadedDrive {
-        vehicle: vehicle.to_owned(),
-        track: track.to_owned(),
-        track_mesh: session.world().track().map(|t| t.mesh.clone()),
-        track_scene: track_scene_of(session),
-        params,
-        title,
+impl LoadedDrive {
+    /// What the screen draws of `session` (loaded as `vehicle` on `track`), with the scenery
+    /// of an imported track loaded (lines about it go to standard error). The window and
+    /// `gripline render` both draw this.
+    pub fn of(session: &Session, vehicle: &str, track: &str) -> Self {
+        let params = session.vehicle().params().clone();
+        let title = format!("{} on {}", params.name, session.world().name());
+        Self {
+            vehicle: vehicle.to_owned(),
+            track: track.to_owned(),
+            track_mesh: session.world().track().map(|t| t.mesh.clone()),
+            track_scene: track_scene_of(session),
+            params,
+            title,
+        }
     }
 }
 

@@ -73,16 +73,27 @@ impl OffscreenRenderer {
         height: u32,
         format: wgpu::TextureFormat,
     ) -> Result<Self, RenderError> {
+        check_format(format)?;
         check_size(&gpu.device, width, height)?;
-        if !matches!(
-            format,
-            wgpu::TextureFormat::Rgba8UnormSrgb | wgpu::TextureFormat::Rgba8Unorm
-        ) {
-            return Err(RenderError::Invalid(format!(
-                "offscreen frames are Rgba8UnormSrgb or Rgba8Unorm, not {format:?}"
-            )));
-        }
         let scene = SceneRenderer::new(&gpu, format, settings, track, visual);
+        Self::with_scene(gpu, scene, width, height)
+    }
+
+    /// An offscreen renderer of `width` x `height` frames of a scene renderer built by the
+    /// caller (the app builds the window's and `gripline render`'s the same way), rendering
+    /// into its target format.
+    ///
+    /// # Errors
+    /// As [`OffscreenRenderer::with_format`], for the scene's target format.
+    pub fn with_scene(
+        gpu: GpuContext,
+        scene: SceneRenderer,
+        width: u32,
+        height: u32,
+    ) -> Result<Self, RenderError> {
+        check_size(&gpu.device, width, height)?;
+        let format = scene.target_format();
+        check_format(format)?;
         let texture = gpu.device.create_texture(&wgpu::TextureDescriptor {
             label: Some("offscreen colour"),
             size: wgpu::Extent3d {
@@ -189,6 +200,20 @@ impl OffscreenRenderer {
 }
 
 pub use crate::readback::padded_bytes_per_row;
+
+/// Offscreen frames are `Rgba8UnormSrgb` or `Rgba8Unorm` (what [`RgbaImage`] reads back).
+fn check_format(format: wgpu::TextureFormat) -> Result<(), RenderError> {
+    if matches!(
+        format,
+        wgpu::TextureFormat::Rgba8UnormSrgb | wgpu::TextureFormat::Rgba8Unorm
+    ) {
+        Ok(())
+    } else {
+        Err(RenderError::Invalid(format!(
+            "offscreen frames are Rgba8UnormSrgb or Rgba8Unorm, not {format:?}"
+        )))
+    }
+}
 
 /// Renders one frame of the car `params` on `track` at `pose`, seen by `camera`, on a
 /// headless adapter chosen by `GRIPLINE_ADAPTER`, and writes it to `path` as PNG.

@@ -17,7 +17,11 @@ use super::ffb_graph::FfbGraph;
 use super::frame_stats::{FrameStats, TickRate, stats_report};
 use super::options::WindowOptions;
 use super::replay_state::ReplayMode;
+use crate::scene_world::SceneWorld;
 use crate::settings_ui::settings_flow::{self, SettingsFlow};
+
+/// How long past `--exit-after` the window waits for the drive to reach `--hold-at` (s).
+const HOLD_WAIT_S: f64 = 120.0;
 
 /// What the user saw at exit (printed, and used by the end-to-end test).
 #[derive(Clone, Copy, Debug, Default)]
@@ -55,6 +59,15 @@ impl Shown {
                 lock_deg: params.steering.lock_deg,
             },
         })
+    }
+
+    /// What the renderer draws of it (the same as `gripline render` draws).
+    pub(crate) fn world(&self) -> SceneWorld<'_> {
+        SceneWorld {
+            track_mesh: &self.track_mesh,
+            track_scene: self.track_scene.as_deref(),
+            visual: &self.visual,
+        }
     }
 }
 
@@ -107,6 +120,8 @@ pub(crate) struct Running {
     pub(crate) ffb_graph: FfbGraph,
     pub(crate) notice: Option<(String, Instant)>,
     pub(crate) quit_requested: bool,
+    /// Frames drawn of the drive held at `--hold-at`.
+    pub(crate) held_frames: u32,
 }
 
 impl App {
@@ -187,9 +202,27 @@ impl App {
         self.notify(format!("Now driving {}", loaded.title));
     }
 
+    /// `--exit-after` has passed and, with `--hold-at`, the drive has been drawn held there
+    /// (or has not got there [`HOLD_WAIT_S`] later: a line says so).
     pub(crate) fn exit_due(&self) -> bool {
         match (self.options.exit_after_s, self.running.as_ref()) {
-            (Some(limit), Some(r)) => r.started.elapsed().as_secs_f64() >= limit,
+            (Some(limit), Some(r)) => {
+                let elapsed_s = r.started.elapsed().as_secs_f64();
+                if elapsed_s < limit {
+                    false
+                } else if self.options.hold_at_s.is_none() || r.held_frames >= 2 {
+                    true
+                } else if elapsed_s >= limit + HOLD_WAIT_S {
+                    eprintln!(
+                        "gripline: the drive did not reach --hold-at {} s within {HOLD_WAIT_S} s \
+                         of --exit-after; exiting",
+                        self.options.hold_at_s.unwrap_or_default()
+                    );
+                    true
+                } else {
+                    false
+                }
+            }
             _ => false,
         }
     }

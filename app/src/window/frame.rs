@@ -69,6 +69,16 @@ impl App {
         };
         let pose =
             replay_pose.unwrap_or_else(|| VehiclePose::from_snapshot(&stamped.snapshot, &spin));
+        // Held at `--hold-at`: the camera stands where `gripline render --at` puts it, with
+        // no chase lag (its first update snaps to the car).
+        let held = replay_pose.is_none()
+            && self.options.hold_at_s.is_some_and(|at| {
+                stamped.hud.paused && stamped.snapshot.time_s + 0.5 * gripline_physics::STEP_S >= at
+            });
+        if held {
+            r.camera.reset_smoothing();
+            r.held_frames = r.held_frames.saturating_add(1);
+        }
         r.camera.update(&pose, dt_s);
         let live = self.replay.viewer.is_none();
         let ghost = if live {
@@ -186,13 +196,16 @@ impl App {
         let differs = self.replay.differs.as_ref();
         let saved_dir = self.drive.saved_replays_dir();
         let camera_name = r.camera.mode.name();
+        let show_hud = self.options.show_hud;
         let prepared = r.egui.run(&window, |ctx| {
             if let Some(viewer) = viewer {
                 viewer_action = replay_controls::draw(ctx, viewer, camera_name);
             }
-            hud::draw(ctx, &hud_inputs);
-            if let Some(text) = &notice {
-                hud::banner(ctx, text);
+            if show_hud {
+                hud::draw(ctx, &hud_inputs);
+                if let Some(text) = &notice {
+                    hud::banner(ctx, text);
+                }
             }
             if let Some((path, list)) = differs {
                 differs_answer = replay_controls::differs_dialog(ctx, path, list);
@@ -202,7 +215,7 @@ impl App {
                 analysis = lap_analysis::draw(ctx, laps);
             } else if flow.is_open() {
                 applied = flow.show(ctx, aids_of_car, sound_status, telemetry_status);
-            } else if paused && viewer.is_none() {
+            } else if paused && viewer.is_none() && show_hud {
                 choice = pause_menu::draw(ctx, None);
             }
         });

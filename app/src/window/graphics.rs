@@ -7,9 +7,7 @@ use std::time::Instant;
 use anyhow::{Context as _, Result};
 use gripline_config::{Fullscreen, QualityChoice};
 use gripline_render::window_surface::WindowSurface;
-use gripline_render::{
-    AdapterChoice, Camera, GpuContext, QualityTier, RenderSettings, SceneRenderer,
-};
+use gripline_render::{AdapterChoice, Camera, GpuContext};
 use gripline_sim::realtime::{Command, Interpolator};
 use winit::event_loop::ActiveEventLoop;
 use winit::window::Window;
@@ -19,6 +17,7 @@ use super::egui_layer::EguiLayer;
 use super::ffb_graph;
 use super::frame_stats::{FrameStats, TickRate};
 use super::surface_window::{WinitWindow, present_choice};
+use crate::scene_world::{automatic_quality, build_scene, render_settings};
 
 impl App {
     pub(super) fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
@@ -61,14 +60,7 @@ impl App {
         let (settings, tier) =
             render_settings(&gpu, self.options.quality, self.options.msaa_samples);
         self.flow.set_automatic_quality(automatic_quality(&gpu));
-        let mut scene = SceneRenderer::new(
-            &gpu,
-            surface.scene_format(),
-            &settings,
-            &self.shown.track_mesh,
-            &self.shown.visual,
-        );
-        scene.set_track_scene(self.shown.track_scene.as_deref());
+        let scene = build_scene(&gpu, surface.scene_format(), &settings, &self.shown.world());
         let egui = EguiLayer::new(&window, &gpu, surface.ui_format());
         let mut camera = Camera::new(self.options.camera);
         camera.fov_deg = self.options.fov_deg;
@@ -107,6 +99,7 @@ impl App {
                 .take()
                 .map(|text| (text, Instant::now())),
             quit_requested: false,
+            held_frames: 0,
         });
         self.lap_analysis_open = self.options.lap_analysis;
         self.open_startup_replay();
@@ -157,40 +150,11 @@ impl App {
         };
         let (settings, _) =
             render_settings(&r.gpu, self.options.quality, self.options.msaa_samples);
-        r.scene = SceneRenderer::new(
-            &r.gpu,
-            r.surface.scene_format(),
-            &settings,
-            &self.shown.track_mesh,
-            &self.shown.visual,
-        );
+        let mut world = self.shown.world();
         // The replay viewer draws the replay's track: the live track's scenery stays out.
-        if self.replay.live.is_none() {
-            r.scene.set_track_scene(self.shown.track_scene.as_deref());
+        if self.replay.live.is_some() {
+            world.track_scene = None;
         }
+        r.scene = build_scene(&r.gpu, r.surface.scene_format(), &settings, &world);
     }
-}
-
-/// The textured scenery of the session's track when it is an imported TORCS track with a
-/// scene file; its warnings (missing textures) and errors are printed, and a scene that
-/// cannot be read leaves the generated ground in its place.
-/// The sim thread's figures for `--stats`.
-/// The tier the adapter gets automatically.
-fn automatic_quality(gpu: &GpuContext) -> QualityTier {
-    QualityTier::for_adapter(gpu.adapter.get_info().device_type)
-}
-
-/// The renderer's settings for the user's quality `choice` and MSAA on `gpu`, and the tier.
-fn render_settings(
-    gpu: &GpuContext,
-    choice: QualityChoice,
-    msaa_samples: u32,
-) -> (RenderSettings, QualityTier) {
-    let tier = match choice {
-        QualityChoice::Automatic => automatic_quality(gpu),
-        QualityChoice::Low => QualityTier::Low,
-        QualityChoice::Medium => QualityTier::Medium,
-        QualityChoice::High => QualityTier::High,
-    };
-    (tier.settings(msaa_samples), tier)
 }

@@ -36,6 +36,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         gearbox: options.gearbox,
         telemetry: Some(options.telemetry).filter(TelemetryTargets::any),
         data_dir: flow.data_dir(),
+        hold_at_s: options.hold_at_s,
     };
     let (drive, keyboard, loaded) = Drive::start(&request, &flow.settings)?;
     let shown = Shown::of(&loaded)

@@ -12,6 +12,9 @@ use gripline_render::CameraMode;
 use crate::settings_ui::settings_flow;
 use crate::settings_ui::settings_flow::SettingsFlow;
 
+/// The latest `--hold-at` (s): an hour of simulated time, as `gripline render --at`.
+const MAX_HOLD_AT_S: f64 = 3600.0;
+
 /// How the window starts.
 #[derive(Clone, Debug)]
 #[allow(clippy::struct_excessive_bools)] // independent start-up switches of the command line
@@ -26,6 +29,10 @@ pub struct WindowOptions {
     pub exit_after_s: Option<f64>,
     /// Save the last frame here before exiting.
     pub screenshot: Option<PathBuf>,
+    /// Pause the drive at this simulated time (s) and exit only once it is held there.
+    pub hold_at_s: Option<f64>,
+    /// Draw the HUD, notices and the pause menu over the scene.
+    pub show_hud: bool,
     /// Print the sim-thread and frame timing at exit.
     pub print_stats: bool,
     /// Show the force-feedback graph from the start.
@@ -109,6 +116,12 @@ pub fn from_args(args: &crate::cli::WindowArgs) -> Result<(WindowOptions, Settin
             "--exit-after must be a number of seconds ≥ 0, got {s}"
         );
     }
+    if let Some(s) = args.hold_at {
+        anyhow::ensure!(
+            s.is_finite() && (0.0..=MAX_HOLD_AT_S).contains(&s),
+            "--hold-at must be between 0 and {MAX_HOLD_AT_S} seconds, got {s}"
+        );
+    }
     // The user's settings: never fatal. A broken file is kept beside, the defaults used,
     // and the problem printed here and shown in the window.
     let (settings, store, messages) = match SettingsStore::platform() {
@@ -145,6 +158,8 @@ pub fn from_args(args: &crate::cli::WindowArgs) -> Result<(WindowOptions, Settin
         autopilot: args.autopilot,
         exit_after_s: args.exit_after,
         screenshot: args.screenshot.clone(),
+        hold_at_s: args.hold_at,
+        show_hud: !args.no_hud,
         print_stats: args.stats,
         show_ffb_graph: args.ffb_graph,
         size_px,

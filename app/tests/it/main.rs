@@ -6,6 +6,7 @@ mod support;
 mod convergence;
 mod devices_cli;
 mod render_cli;
+mod render_window_parity;
 mod sound_render;
 mod tyre_lab_cli;
 mod validation;

@@ -20,6 +20,7 @@ fn request(data_dir: &std::path::Path) -> DriveRequest {
         gearbox: GearboxMode::Automatic,
         telemetry: None,
         data_dir: Some(data_dir.to_owned()),
+        hold_at_s: None,
     }
 }
 

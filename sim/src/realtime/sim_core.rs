@@ -82,6 +82,8 @@ pub struct SimCore {
     ffb_emergency: bool,
     /// Laps completed as last seen, to notice the end of a lap (auto-gain).
     laps_seen: u32,
+    /// Pause once the session has run this many ticks ([`SimCore::hold_at_tick`]).
+    hold_at_tick: Option<u64>,
     observer: Option<Box<dyn TickObserver>>,
 }
 
@@ -191,6 +193,7 @@ impl SimCore {
             ffb_down: false,
             ffb_emergency: false,
             laps_seen: 0,
+            hold_at_tick: None,
             observer: None,
         };
         core.set_autopilot(autopilot);
@@ -207,6 +210,13 @@ impl SimCore {
     pub fn set_observer(&mut self, observer: Box<dyn TickObserver>) {
         self.observer = Some(observer);
         self.start_observer();
+    }
+
+    /// Pauses the session once it has run `tick` physics ticks since it started or was last
+    /// reset (`None`: never), so that a frame can be drawn of it at that simulated time (the
+    /// window's `--hold-at`). It pauses as [`Command::Pause`] does, once; a resume goes on.
+    pub fn hold_at_tick(&mut self, tick: Option<u64>) {
+        self.hold_at_tick = tick;
     }
 
     /// The session.
@@ -240,6 +250,10 @@ impl SimCore {
                 break;
             };
             self.apply(command, now);
+        }
+        if self.hold_at_tick.is_some_and(|hold| self.tick >= hold) {
+            self.hold_at_tick = None;
+            self.set_paused(true, now);
         }
 
         let dt = self.session.step_s();

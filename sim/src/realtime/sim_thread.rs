@@ -53,6 +53,8 @@ pub struct SimConfig {
     pub autopilot: bool,
     /// Try to raise the thread's priority.
     pub raise_priority: bool,
+    /// Pause once the session has run this many ticks ([`SimCore::hold_at_tick`]).
+    pub hold_at_tick: Option<u64>,
 }
 
 impl Default for SimConfig {
@@ -64,6 +66,7 @@ impl Default for SimConfig {
             ring_capacity: DEFAULT_RING_CAPACITY,
             autopilot: false,
             raise_priority: true,
+            hold_at_tick: None,
         }
     }
 }
@@ -104,6 +107,7 @@ impl SimThread {
             config.autopilot,
         );
         let mut core = core;
+        core.hold_at_tick(config.hold_at_tick);
         if let Some(observer) = observer {
             core.set_observer(observer);
         }

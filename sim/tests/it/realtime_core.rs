@@ -703,3 +703,51 @@ fn after_the_emergency_stop_ffb_stays_off_until_the_user_re_enables_it() {
         std::thread::sleep(Duration::from_millis(1));
     }
 }
+
+#[test]
+fn a_hold_pauses_at_its_tick_where_a_session_stepped_alone_stands() {
+    // The window's `--hold-at` and `gripline render --at` must show the same instant: the
+    // core held at 1.5 s of autopilot against the same session stepped alone, as
+    // `gripline render` steps it. Both are the same deterministic code, so the positions
+    // agree to the last bit (tolerance 1e-9 m only guards the comparison itself).
+    let hold = 1500;
+    let mut b = Bench::new("circuit", true);
+    b.core.hold_at_tick(Some(hold));
+    let held = b.run(3000);
+    assert!(b.core.paused() && held.hud.paused);
+    assert_eq!(held.tick, hold);
+    assert!(
+        (held.snapshot.time_s - 1.5).abs() < 1e-9,
+        "{}",
+        held.snapshot.time_s
+    );
+
+    let mut alone = Session::load("corvette-c5", "circuit").unwrap();
+    for _ in 0..alone.ticks_in(1.5) {
+        let controls = alone.autopilot_controls().unwrap_or_default();
+        assert!(alone.step(&controls));
+    }
+    let d = alone.snapshot().position.distance(held.snapshot.position);
+    // 1.5 s of a launch covers several metres: the car moved, and to the same place.
+    assert!(alone.snapshot().position.distance(DVec3::ZERO) > 0.0);
+    assert!(
+        d < 1e-9,
+        "held {:?} vs alone {:?}",
+        held.snapshot.position,
+        alone.snapshot().position
+    );
+
+    // Once: a resume goes on driving.
+    b.send(Command::Resume);
+    let resumed = b.run(10);
+    assert_eq!(resumed.tick, hold + 10);
+}
+
+#[test]
+fn a_hold_at_tick_zero_pauses_before_the_first_step() {
+    let mut b = Bench::new("circuit", true);
+    b.core.hold_at_tick(Some(0));
+    let held = b.run(50);
+    assert_eq!((held.tick, held.snapshot.time_s), (0, 0.0));
+    assert!(held.hud.paused);
+}
