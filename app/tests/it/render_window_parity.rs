@@ -2,8 +2,8 @@
 //! time (`--hold-at`, the sim thread pauses itself there and the chase camera settles on
 //! the car) and captured without its HUD, against `gripline render --at` at that time, for
 //! the same car, track, camera, size and quality tier, both on Mesa's software Vulkan
-//! (lavapipe). On the shipped circuit (runs everywhere) and on TORCS's Monza (`forza`, when
-//! the TORCS data are installed).
+//! (lavapipe). On the shipped circuit (runs everywhere, about 7 s) and on TORCS's Monza
+//! (`forza`, with `GRIPLINE_FULL_CHECK=1` when the TORCS data are installed).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -129,8 +129,14 @@ fn render_draws_the_windows_frame_on_the_circuit() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Heavy (about 50 s in a dev build on lavapipe: Monza's scene is loaded and drawn twice),
+/// so it runs with `GRIPLINE_FULL_CHECK=1`.
 #[test]
 fn render_draws_the_windows_frame_on_forza() {
+    if std::env::var_os("GRIPLINE_FULL_CHECK").is_none_or(|v| v != "1") {
+        println!("skipped: set GRIPLINE_FULL_CHECK=1 to compare the window and render on forza");
+        return;
+    }
     if !Path::new(FORZA).is_file() {
         println!("skipped: {FORZA} is absent (install Debian's torcs-data)");
         return;
