@@ -1,7 +1,8 @@
 //! The world is closed on TORCS tracks (DESIGN.md section 15, issue 33): a car lapping,
 //! driven off the road at 200 km/h or driven at random never leaves the ground: the scene's
 //! ground beyond the generated road carries it and the boundary wall keeps it in. Needs
-//! Debian's `torcs-data`; without it the tests print why they skip.
+//! Debian's `torcs-data`; without it the tests print why they skip. The default check runs
+//! the 20 s of random driving on forza; the full check (`GRIPLINE_FULL_CHECK`) the rest.
 
 use std::path::Path;
 
@@ -71,9 +72,13 @@ fn drive(session: &mut Session, ticks: u64, mut controls: impl FnMut(u64) -> Con
 
 /// The issue's case: the laps scenario on forza spun at 42 s and fell out of the world at
 /// 51.9 s (z from +31 m to -48 m). For 120 s now it completes and the car never goes below
-/// the lowest point of forza's road less 1 m.
+/// the lowest point of forza's road less 1 m. Full check only.
 #[test]
 fn forza_laps_for_120_s_never_fall() {
+    if std::env::var_os("GRIPLINE_FULL_CHECK").is_none() {
+        println!("skipped: set GRIPLINE_FULL_CHECK=1 (CI time; some 20 s in a dev build)");
+        return;
+    }
     if !installed() {
         return;
     }
@@ -98,9 +103,13 @@ fn forza_laps_for_120_s_never_fall() {
 /// Forza: a car at 200 km/h heading 25° off the first 150 m straight (curvature under
 /// 1/1000 m), to either side, coasting for a second and then braking hard, stops (under
 /// 1 m/s within 15 s) in the run-off or against the barrier (forza has one all round),
-/// never below the ground.
+/// never below the ground. Full check only.
 #[test]
 fn forza_straight_off_the_road_at_200_km_h_stays_on_the_ground() {
+    if std::env::var_os("GRIPLINE_FULL_CHECK").is_none() {
+        println!("skipped: set GRIPLINE_FULL_CHECK=1 (CI time; some 20 s in a dev build)");
+        return;
+    }
     if !installed() {
         return;
     }
@@ -189,7 +198,7 @@ fn random_driving_on_forza_stays_in_the_world() {
     if !installed() {
         return;
     }
-    random_drive("forza", 0x5EED_0033, 30.0);
+    random_drive("forza", 0x5EED_0033, 20.0);
 }
 
 /// Every installed track (full check): 40 s of random driving each.

@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use glam::DVec3;
+use gripline_formats::track_file::LoadedTrack;
 use gripline_physics::ground::Ground;
+use gripline_torcs::track::closed_world::ClosedWorld;
 use gripline_torcs::track::discover::{InstalledTrack, tracks_in};
 use gripline_torcs::track::load::load_torcs_world;
 use gripline_torcs::track::scene_seam::measure_seam;
@@ -20,8 +22,9 @@ fn installed() -> Option<Vec<InstalledTrack>> {
     Some(tracks_in(&[PathBuf::from(TORCS_DATA)]))
 }
 
-/// Prints one track's figures and returns the seam's (median, 95th percentile, max) (m).
-fn figures(track: &InstalledTrack) -> (f64, f64, f64, usize) {
+/// Loads one track's closed world, prints its figures and returns it with the seam's
+/// (median, 95th percentile, max) (m) and the edge points with no scene ground beyond.
+fn figures(track: &InstalledTrack) -> (LoadedTrack, ClosedWorld, (f64, f64, f64, usize)) {
     let (loaded, world) = load_torcs_world(&track.xml).expect("loads");
     let seam = measure_seam(&loaded.mesh);
     let f = (
@@ -44,7 +47,7 @@ fn figures(track: &InstalledTrack) -> (f64, f64, f64, usize) {
         f.2,
         f.3
     );
-    f
+    (loaded, world, f)
 }
 
 /// Forza: the scene's ground is there beyond the generated ground all round the lap, and at
@@ -57,10 +60,9 @@ fn figures(track: &InstalledTrack) -> (f64, f64, f64, usize) {
 fn forza_scene_ground_meets_the_generated_ground_at_the_seam() {
     let Some(tracks) = installed() else { return };
     let forza = tracks.iter().find(|t| t.name == "forza").expect("forza");
-    let (median, p95, _max, _missing) = figures(forza);
+    let (loaded, world, (median, p95, _max, _missing)) = figures(forza);
     assert!(median < 0.01, "{median}");
     assert!(p95 < 0.06, "{p95}");
-    let (loaded, world) = load_torcs_world(&forza.xml).expect("loads");
     assert!(world.scene.is_some() && world.scene_refused.is_none());
     assert!(
         world.counts.ground > 1000 && world.counts.under_road > 1000,
@@ -98,8 +100,7 @@ fn every_track_is_closed_and_its_seam_is_measured() {
     }
     let Some(tracks) = installed() else { return };
     for track in &tracks {
-        let _ = figures(track);
-        let (loaded, world) = load_torcs_world(&track.xml).expect("loads");
+        let (loaded, world, _) = figures(track);
         assert!(world.boundary_loops >= 1, "{}", track.name);
         assert!(!loaded.mesh.walls.is_empty(), "{}", track.name);
     }
