@@ -2,6 +2,9 @@
 //! rolling at 30 m/s with a little steering and throttle: the cost of one 1 kHz tick. The
 //! circuit has barriers (walls the body's points are tested against every tick); the
 //! `no-barriers` entries run the Corvette on the same circuit without them, for comparison.
+//! With Debian's `torcs-data` installed, `corvette-c5/forza` runs it on TORCS's forza with
+//! the generated ground alone and `corvette-c5/forza-closed` in the closed world a drive
+//! gets (the scene's ground beyond the road, the boundary wall: issue 33).
 //!
 //! Run: `cargo bench -p gripline-tests --bench vehicle_step`.
 
@@ -12,6 +15,7 @@ use gripline_formats::track_file::load_track;
 use gripline_formats::vehicle_file::load_vehicle;
 use gripline_physics::controls::Controls;
 use gripline_tests::assets_dir;
+use gripline_torcs::track::load::{load_torcs_track, load_torcs_world};
 
 fn steps(c: &mut Criterion) {
     let track = match load_track(&assets_dir().join("tracks/circuit.ron")) {
@@ -26,15 +30,32 @@ fn steps(c: &mut Criterion) {
             Err(e) => panic!("{e}"),
         }
     };
-    let start = track.mesh.centre_line.samples()[10];
-    let heading = start.tangent.y.atan2(start.tangent.x);
+    let forza = std::path::Path::new("/usr/share/games/torcs/tracks/road/forza/forza.xml");
+    let forza = forza.is_file().then(|| {
+        let generated = load_torcs_track(forza).map(|t| t.mesh);
+        let closed = load_torcs_world(forza).map(|(t, _)| t.mesh);
+        match (generated, closed) {
+            (Ok(g), Ok(c)) => (g, c),
+            (Err(e), _) | (_, Err(e)) => panic!("{e}"),
+        }
+    });
+    if forza.is_none() {
+        eprintln!("forza skipped: /usr/share/games/torcs is absent (install torcs-data)");
+    }
     let mut group = c.benchmark_group("vehicle_step");
-    for (name, label, mesh) in [
+    let mut runs = vec![
         ("corvette-c5", "corvette-c5", &track.mesh),
         ("corvette-c5", "corvette-c5/no-barriers", &bare),
         ("hatchback-fwd", "hatchback-fwd", &track.mesh),
         ("rally-awd", "rally-awd", &track.mesh),
-    ] {
+    ];
+    if let Some((generated, closed)) = &forza {
+        runs.push(("corvette-c5", "corvette-c5/forza", generated));
+        runs.push(("corvette-c5", "corvette-c5/forza-closed", closed));
+    }
+    for (name, label, mesh) in runs {
+        let start = mesh.centre_line.samples()[10];
+        let heading = start.tangent.y.atan2(start.tangent.x);
         let loaded = match load_vehicle(&assets_dir().join(format!("vehicles/{name}.ron"))) {
             Ok(v) => v,
             Err(e) => panic!("{e}"),

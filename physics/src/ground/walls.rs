@@ -173,6 +173,30 @@ impl Walls {
         Self::indexed(segments)
     }
 
+    /// These walls and those of `runs` together (built as [`Walls::new`] builds them), indexed
+    /// anew; keeps [`Walls::is_exhaustive`].
+    #[must_use]
+    pub fn with_runs(&self, runs: &[WallRun<'_>]) -> Self {
+        let added = Self::new(runs);
+        let offset = u32::try_from(self.segments.len()).unwrap_or(NO_SEGMENT);
+        let shift = |i: u32| {
+            if i == NO_SEGMENT {
+                NO_SEGMENT
+            } else {
+                i.saturating_add(offset)
+            }
+        };
+        let mut segments = self.segments.clone();
+        segments.extend(added.segments.iter().map(|s| WallSegment {
+            prev: shift(s.prev),
+            next: shift(s.next),
+            ..*s
+        }));
+        let mut walls = Self::indexed(segments);
+        walls.exhaustive = self.exhaustive;
+        walls
+    }
+
     fn indexed(segments: Vec<WallSegment>) -> Self {
         if segments.is_empty() || u32::try_from(segments.len()).is_err() {
             return Self::default();
@@ -487,6 +511,34 @@ mod tests {
         }
         assert!(w.find_entry(DVec3::new(10.0, 10.0, 0.2), 0.25).is_none());
         assert!(w.find_entry(DVec3::new(0.05, 0.05, 0.2), 0.25).is_none());
+    }
+
+    #[test]
+    fn walls_joined_with_more_runs_keep_both_and_their_polylines() {
+        let w = straight(false).exhaustive();
+        let points = [DVec3::new(0.0, -5.0, 0.0), DVec3::new(20.0, -5.0, 0.0)];
+        let both = w.with_runs(&[WallRun {
+            points: &points,
+            closed: false,
+            height_m: 1.0,
+            open_to_left: true,
+            friction: 0.5,
+            restitution: 0.2,
+        }]);
+        assert_eq!(both.segments().len(), 3);
+        assert!(both.is_exhaustive());
+        // The old run is still linked (0 -> 1), the new one stands alone at index 2.
+        assert_eq!(both.segments()[0].next, 1);
+        assert_eq!(both.segments()[2].prev, NO_SEGMENT);
+        assert_eq!(both.segments()[2].next, NO_SEGMENT);
+        // Both faces are found: the old one's normal points south, the new one's north.
+        let old = both.find_entry(DVec3::new(12.0, 5.03, 0.3), 0.25);
+        assert_eq!(old.map(|h| h.segment), Some(1));
+        let new = both
+            .find_entry(DVec3::new(12.0, -5.03, 0.3), 0.25)
+            .expect("the new face");
+        assert_eq!(new.segment, 2);
+        assert!((new.normal - DVec3::Y).length() < 1e-12);
     }
 
     /// A 400 m wall waving 10 m either side of the x axis and climbing 1 in 10.

@@ -84,6 +84,7 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
     Ok(TrackMesh {
         length_m: centre_line.length_m(),
         ground,
+        outer_ground: None,
         centre_line,
         objects,
         references,

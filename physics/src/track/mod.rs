@@ -13,7 +13,9 @@
 //!   the barriers beside the road ([`barrier`]) as polylines and as [`Walls`] the car body
 //!   collides with, the edges of the road and run-off at each sample ([`SampleEdges`]), and
 //!   the layout's rules for roadside furniture ([`RoadsideRules`]: braking boards, trees,
-//!   buildings), which the renderer places.
+//!   buildings), which the renderer places. An importer may add an outer ground beyond the
+//!   generated one ([`TrackMesh::outer_ground`], a TORCS scene's terrain), asked where the
+//!   generated ground has nothing.
 //!
 //! Conventions: world frame right-handed, z up; x east, y north. Headings are measured
 //! counter-clockwise from east. Banking is a rotation of the road's cross-section about the
@@ -118,6 +120,10 @@ pub struct PlacedObject {
 pub struct TrackMesh {
     /// The ground, with a surface per triangle.
     pub ground: TriangleMesh,
+    /// Ground beyond the generated one (an imported track's scene terrain and run-offs),
+    /// asked only where [`TrackMesh::ground`] has nothing within a ray's reach, so the
+    /// generated road keeps priority where it exists; `None` for a generated world alone.
+    pub outer_ground: Option<TriangleMesh>,
     /// The sampled centre line (empty for a layout without a road).
     pub centre_line: CentreLine,
     /// Length of the centre line (m), the lap length of a closed track.
@@ -151,8 +157,15 @@ impl TrackMesh {
 }
 
 impl Ground for TrackMesh {
+    /// The generated ground's hit, else the outer ground's ([`TrackMesh::outer_ground`]).
     fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
-        self.ground.ray_cast(origin, direction, max_distance)
+        self.ground
+            .ray_cast(origin, direction, max_distance)
+            .or_else(|| {
+                self.outer_ground
+                    .as_ref()?
+                    .ray_cast(origin, direction, max_distance)
+            })
     }
 
     fn ray_cast_hinted(
@@ -162,8 +175,15 @@ impl Ground for TrackMesh {
         max_distance: f64,
         hint: &mut RayHint,
     ) -> Option<GroundHit> {
+        // The hint serves the generated ground, where a car spends its time; the outer
+        // ground is asked through its BVH.
         self.ground
             .ray_cast_hinted(origin, direction, max_distance, hint)
+            .or_else(|| {
+                self.outer_ground
+                    .as_ref()?
+                    .ray_cast(origin, direction, max_distance)
+            })
     }
 
     fn walls(&self) -> Option<&Walls> {

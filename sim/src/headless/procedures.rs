@@ -519,12 +519,14 @@ pub fn laps(sim: &mut Run, test: &LapsTest, duration_s: f64) -> Result<Metrics> 
     let t_start = sim.snapshot().time_s;
     let mut lap_times = Vec::new();
     let mut worst_offset = 0.0f64;
+    let mut min_z = f64::INFINITY;
     let end = t_start + duration_s;
     while sim.snapshot().time_s < end {
         let controls = sim
             .autopilot_controls()
             .context("laps need the autopilot")?;
         sim.step(&controls)?;
+        min_z = min_z.min(sim.snapshot().position.z);
         if let Some(p) = sim.autopilot().and_then(DriverModel::last_projection) {
             worst_offset = worst_offset.max(p.lateral_offset.abs());
         }
@@ -549,6 +551,7 @@ pub fn laps(sim: &mut Run, test: &LapsTest, duration_s: f64) -> Result<Metrics> 
     put(&mut m, "simulated_s", sim.snapshot().time_s - t_start);
     put(&mut m, "track_length_m", length);
     put(&mut m, "max_lateral_offset_m", worst_offset);
+    put(&mut m, "min_z_m", min_z);
     Ok(m)
 }
 

@@ -5,6 +5,7 @@
 mod support;
 
 mod automatic_gearbox;
+mod closed_world;
 mod ffb_car_normalisation;
 mod ffb_direction_check;
 mod ffb_runaway;

@@ -13,6 +13,7 @@ use gripline_formats::error::ConfigError;
 use gripline_formats::track_file::{self, LoadedTrack};
 
 use crate::error::TorcsError;
+use crate::track::closed_world::{ClosedWorld, close_world};
 use crate::track::convert::import_track;
 use crate::track::discover::find_track;
 
@@ -45,6 +46,28 @@ pub fn load_torcs_track(path: &Path) -> Result<LoadedTrack, TrackLoadError> {
     Ok(loaded)
 }
 
+/// Imports a TORCS track file as a closed world: [`load_torcs_track`]'s ground with the
+/// scene's ground beyond it and a boundary wall round both ([`close_world`]), and what was
+/// made of the scene.
+///
+/// # Errors
+/// As [`load_torcs_track`]; a missing or misplaced scene is not an error (see
+/// [`ClosedWorld::scene_refused`]).
+pub fn load_torcs_world(path: &Path) -> Result<(LoadedTrack, ClosedWorld), TrackLoadError> {
+    let imported = import_track(path)?;
+    let files = imported.files;
+    let mut loaded =
+        LoadedTrack::build(imported.name, imported.description, imported.layout, path)?;
+    loaded.files = files;
+    let world = close_world(
+        &mut loaded,
+        path,
+        &imported.surfaces,
+        imported.main.torcs_lower_corner_m,
+    );
+    Ok((loaded, world))
+}
+
 /// Resolves a track given as a path, as the stem of a file in `assets/tracks/`
 /// (`proving-ground`, `circuit`), or as `torcs:NAME` for an installed TORCS / Speed Dreams
 /// track (its `NAME.xml`; see [`crate::track::discover`]).
@@ -59,7 +82,7 @@ pub fn resolve_any_track(name: &str) -> Result<PathBuf, ConfigError> {
 }
 
 /// Loads a track file and builds its ground: a Gripline track (`.ron`) or a TORCS / Speed
-/// Dreams track (`.xml`, imported by [`load_torcs_track`]).
+/// Dreams track (`.xml`, imported as a closed world by [`load_torcs_world`]).
 ///
 /// # Errors
 /// Any [`TrackLoadError`]; each names the file.
@@ -68,7 +91,7 @@ pub fn load_any_track(path: &Path) -> Result<LoadedTrack, TrackLoadError> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("xml"))
     {
-        return load_torcs_track(path);
+        return Ok(load_torcs_world(path)?.0);
     }
     Ok(track_file::load_track(path)?)
 }

@@ -14,12 +14,19 @@
 //! - [`scene_file`]: the track's scene from its AC3D model, in the world frame, batched by
 //!   texture, with its textures found and decoded; [`scene_alignment`] checks that it lies
 //!   on the imported road.
+//! - [`closed_world`]: the world a car drives in on a TORCS track: the generated ground, the
+//!   scene's ground beyond it ([`scene_ground`], [`scene_seam`]) and a boundary wall round
+//!   both ([`boundary_wall`]); [`load::load_any_track`] builds it.
 
+pub mod boundary_wall;
 mod bounds;
+pub mod closed_world;
 pub mod convert;
 pub mod discover;
 pub mod geometry;
 pub mod load;
 pub mod scene_alignment;
 pub mod scene_file;
+pub mod scene_ground;
+pub mod scene_seam;
 pub mod surfaces;

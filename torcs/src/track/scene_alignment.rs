@@ -56,7 +56,7 @@ fn nearest_surface_m(scene: &TrackScene, p: [f64; 3]) -> f64 {
 }
 
 /// Height of the plane of triangle `v` at `(x, y)` when `(x, y)` lies inside its plan.
-fn height_in_triangle(v: [[f64; 3]; 3], x: f64, y: f64) -> Option<f64> {
+pub(crate) fn height_in_triangle(v: [[f64; 3]; 3], x: f64, y: f64) -> Option<f64> {
     let d = (v[1][1] - v[2][1]) * (v[0][0] - v[2][0]) + (v[2][0] - v[1][0]) * (v[0][1] - v[2][1]);
     if d.abs() < 1e-12 || !d.is_finite() {
         return None;

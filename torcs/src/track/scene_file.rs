@@ -450,7 +450,7 @@ impl Builder<'_, '_> {
 }
 
 /// TORCS's world from an AC3D file point: `(x, -z, y)`.
-fn to_world(p: [f64; 3]) -> [f64; 3] {
+pub(crate) fn to_world(p: [f64; 3]) -> [f64; 3] {
     [p[0], -p[2], p[1]]
 }
 
@@ -468,7 +468,7 @@ fn normalise(n: [f32; 3]) -> [f32; 3] {
 }
 
 /// Triangles of a surface as indices into its refs (see the module docs).
-fn triangulate(surface: &Ac3dSurface, world: &[[f64; 3]]) -> Vec<[usize; 3]> {
+pub(crate) fn triangulate(surface: &Ac3dSurface, world: &[[f64; 3]]) -> Vec<[usize; 3]> {
     let n = surface.refs.len();
     if n < 3 {
         return Vec::new();

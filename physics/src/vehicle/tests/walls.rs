@@ -329,6 +329,41 @@ fn head_on_at_200_km_h_does_not_tunnel() {
     assert!(r.final_speed < 0.05, "{}", r.final_speed);
 }
 
+/// Issue 33: walls are solid at any speed. At 300 km/h (83.3 m/s, 8.3 cm a 1 ms tick, less
+/// than the 25 cm a contact may start at, `wall_contact::ENTRY_DEPTH_M`) a car driven
+/// head-on into a thin fence, and one at 30° to it, stay on their side of it: the contact
+/// memory holds a point that has crossed the face however deep it goes. The head-on crush is
+/// the spring-mass depth `u sqrt(m / 2k)` within 15 % (as at 200 km/h).
+#[test]
+fn at_300_km_h_head_on_and_at_30_degrees_the_car_does_not_tunnel() {
+    let u = 300.0 / 3.6;
+    assert!(u * DT < crate::vehicle::wall_contact::ENTRY_DEPTH_M);
+    for angle_deg in [0.0f64, 30.0] {
+        let mut v = placed(angle_deg.to_radians());
+        let front = reach(&v, DVec3::X);
+        let x = front + 5.0;
+        let ground = WalledPlane::new(
+            DVec3::new(x, 60.0, 0.0),
+            DVec3::new(x, -60.0, 0.0),
+            false,
+            0.2,
+        );
+        let r = crash(&mut v, &ground, u, 8.0);
+        let k2 = 2.0 * v.params().body.contact_stiffness_n_per_m;
+        let depth = u * angle_deg.to_radians().cos() * (v.mass_kg() / k2).sqrt();
+        eprintln!(
+            "300 km/h at {angle_deg}°: depth {:.3} m (spring-mass {depth:.3}), final speed {:.3}",
+            r.deepest, r.final_speed
+        );
+        assert!(r.finite);
+        assert!(r.energy_before > 0.0, "the car never reached the wall");
+        if angle_deg == 0.0 {
+            assert!(r.deepest < 1.15 * depth, "{}", r.deepest);
+        }
+        assert!(reach(&v, DVec3::X) < x, "{:?}", v.pose());
+    }
+}
+
 /// A wall that no body point reaches changes nothing, bit for bit, even right beside the car.
 #[test]
 fn a_wall_out_of_reach_changes_nothing() {
