@@ -4,8 +4,8 @@
 
 use anyhow::{Context as _, Result, bail};
 use gripline_render::{
-    AdapterChoice, Camera, FrameInput, GpuContext, OffscreenRenderer, RenderSettings, SpinAngles,
-    VehiclePose, VehicleVisual,
+    AdapterChoice, Camera, CarModel, FrameInput, GpuContext, OffscreenRenderer, RenderSettings,
+    SpinAngles, VehiclePose, VehicleVisual,
 };
 
 use crate::cli::RenderArgs;
@@ -41,6 +41,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         .map(|t| t.mesh.clone())
         .context("rendering needs a track (not the endless flat plane)")?;
     let visual = VehicleVisual::from_params(session.vehicle().params());
+    let model = load_car_model(&args.vehicle, &visual);
+    let visual = visual.with_driver_eye(model.as_ref().and_then(CarModel::driver_eye_body));
 
     let mut spin = SpinAngles::default();
     let ticks = session.ticks_in(args.at);
@@ -72,6 +74,14 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let mut renderer =
         OffscreenRenderer::new(gpu, &settings, &track, &visual, args.width, args.height)
             .context("preparing the offscreen renderer")?;
+    let car = match &model {
+        Some(model) if renderer.scene_mut().set_car_model(Some(model)) => model.summary(),
+        Some(model) => format!(
+            "{}: nothing to draw; procedural body",
+            model.source.display()
+        ),
+        None => "procedural body".to_owned(),
+    };
     let frame = FrameInput::new(&pose, &camera, &visual, args.width, args.height);
     let image = renderer
         .render_frame(&frame)
@@ -80,7 +90,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         .write_png(&args.out)
         .with_context(|| format!("writing {}", args.out.display()))?;
     println!(
-        "{}: {}x{} {:?} camera, t = {:.3} s, speed {:.1} km/h",
+        "{}: {}x{} {:?} camera, t = {:.3} s, speed {:.1} km/h; {car}",
         args.out.display(),
         args.width,
         args.height,
@@ -89,4 +99,26 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         snapshot.speed_m_per_s * 3.6
     );
     Ok(())
+}
+
+/// The model the vehicle file `vehicle` names (its `model`), loaded for the car `visual`;
+/// `None` when it names none. A model that cannot be loaded is a warning, and the procedural
+/// body is drawn.
+fn load_car_model(vehicle: &str, visual: &VehicleVisual) -> Option<CarModel> {
+    let path = gripline_formats::assets::resolve_vehicle(vehicle)
+        .and_then(|p| gripline_formats::vehicle_file::load_vehicle(&p))
+        .ok()?
+        .model?;
+    match CarModel::load(&path, visual) {
+        Ok(model) => {
+            for warning in &model.warnings {
+                eprintln!("gripline: warning: {}: {warning}", path.display());
+            }
+            Some(model)
+        }
+        Err(e) => {
+            eprintln!("gripline: warning: {e}; drawing the procedural body");
+            None
+        }
+    }
 }

@@ -33,6 +33,9 @@ pub struct VehicleVisual {
     pub tyre_width_m: [f64; 2],
     /// Paint colour, linear RGB 0..1.
     pub paint_rgb: [f32; 3],
+    /// The driver's eyes (m, body frame) where a car model gives them; `None`: the
+    /// generated car's seat ([`VehicleVisual::driver_eye_body`]).
+    pub driver_eye_m: Option<DVec3>,
 }
 
 impl VehicleVisual {
@@ -76,6 +79,7 @@ impl VehicleVisual {
             wheel_radius_m: radius,
             tyre_width_m: radius.map(|r| (0.75 * r).clamp(0.15, 0.35)),
             paint_rgb: [0.50, 0.025, 0.02],
+            driver_eye_m: None,
         }
     }
 
@@ -127,8 +131,20 @@ impl VehicleVisual {
         )
     }
 
-    /// Where the driver's eyes are (m, body frame): on the left seat, behind the front axle.
+    /// The same car with the driver's eyes at `eye` (m, body frame; a non-finite point is
+    /// ignored).
+    #[must_use]
+    pub fn with_driver_eye(mut self, eye: Option<DVec3>) -> Self {
+        self.driver_eye_m = eye.filter(|e| e.is_finite());
+        self
+    }
+
+    /// Where the driver's eyes are (m, body frame): where a model puts them
+    /// ([`VehicleVisual::with_driver_eye`]), else on the left seat, behind the front axle.
     pub fn driver_eye_body(&self) -> DVec3 {
+        if let Some(eye) = self.driver_eye_m {
+            return eye;
+        }
         DVec3::new(
             self.axle_x_m(0) - 0.52 * self.wheelbase_m - 0.1,
             0.2 * self.width_m,

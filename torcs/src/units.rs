@@ -25,6 +25,8 @@ fn factor(name: &str) -> Option<f64> {
         "PSI" | "psi" => 6894.757,
         "rpm" | "RPM" => std::f64::consts::PI / 30.0,
         "lbf" => 4.448_221_6,
+        // The litre, 1 dm³ (the car files' fuel tanks: `unit="l"`).
+        "l" => 0.001,
         _ => return None,
     })
 }
@@ -86,6 +88,7 @@ mod tests {
         assert!(close(to_si("mm", 20.0).unwrap(), 0.02));
         assert!(close(to_si("hour", 1.0).unwrap(), 3600.0));
         assert!(close(to_si("m", 7.0).unwrap(), 7.0));
+        assert!(close(to_si("l", 50.0).unwrap(), 0.05));
         assert!(close(to_si("", 7.0).unwrap(), 7.0));
         // 100 km/h = 27.78 m/s; 9.81 m/s2 stays.
         assert!(close(to_si("km/h", 100.0).unwrap(), 100_000.0 / 3600.0));
