@@ -13,6 +13,7 @@
 //! another format is a warning and the factor's colour), double-sidedness. Nodes named
 //! `driver` and `brake_lamp...` (any case) mark the driver's eyes and the brake lamps.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use glam::{DMat4, DVec3};
@@ -76,7 +77,7 @@ pub fn load_gltf(path: &Path) -> Result<GltfModel, String> {
             missing_textures: Vec::new(),
             warnings: Vec::new(),
         },
-        texture_of_image: vec![None; gltf.images().len()],
+        texture_of_image: HashMap::new(),
         driver_eye: None,
         brake_lamps: Vec::new(),
         triangles: 0,
@@ -137,8 +138,8 @@ struct Reader<'a> {
     buffers: &'a [Vec<u8>],
     dir: &'a Path,
     scene: TrackScene,
-    /// The scene texture of each glTF image, once loaded (`Some(None)`: could not be).
-    texture_of_image: Vec<Option<Option<usize>>>,
+    /// The scene texture of each glTF image loaded so far (`None`: it could not be).
+    texture_of_image: HashMap<usize, Option<usize>>,
     driver_eye: Option<DVec3>,
     brake_lamps: Vec<DVec3>,
     triangles: usize,
@@ -278,7 +279,7 @@ impl Reader<'_> {
 
     /// The scene texture of a glTF image, loading it the first time.
     fn texture(&mut self, image: &gltf::Image<'_>) -> Option<usize> {
-        if let Some(known) = self.texture_of_image.get(image.index()).copied().flatten() {
+        if let Some(&known) = self.texture_of_image.get(&image.index()) {
             return known;
         }
         let name = image
@@ -312,9 +313,7 @@ impl Reader<'_> {
                 None
             }
         };
-        if let Some(slot) = self.texture_of_image.get_mut(image.index()) {
-            *slot = Some(index);
-        }
+        self.texture_of_image.insert(image.index(), index);
         index
     }
 }

@@ -43,8 +43,6 @@ pub(crate) struct GpuCarModel {
     brake_lamps: Option<GpuMesh>,
     /// The model frame's origin in the body frame (m).
     body_from_model: DVec3,
-    /// The level drawn in the last frame.
-    last_lod: usize,
 }
 
 impl GpuCarModel {
@@ -81,7 +79,6 @@ impl GpuCarModel {
             wheels,
             brake_lamps: GpuMesh::new(device, "model brake lamps", &lamps),
             body_from_model: model.body_from_model,
-            last_lod: 0,
         })
     }
 
@@ -97,11 +94,6 @@ impl GpuCarModel {
         crate::car_model::lod_index(self.lods.iter().map(|l| l.0), self.lods.len(), px)
     }
 
-    /// The level drawn in the last frame (0 the most detailed).
-    pub(crate) fn last_lod(&self) -> usize {
-        self.last_lod
-    }
-
     /// Draws level `lod` of the body and the four wheels, with the globals bound; `bind`
     /// binds the model matrix of a slot (body: `body_slot`, wheels: `wheel_slots`), `planes`
     /// gives the frustum in a slot's frame. Leaves a textured pipeline set.
@@ -114,7 +106,6 @@ impl GpuCarModel {
         planes: &impl Fn(usize) -> [Vec4; 5],
     ) {
         let lod = lod.min(self.lods.len() - 1);
-        self.last_lod = lod;
         let (body_slot, wheel_slots) = slots;
         bind(pass, body_slot);
         self.lods[lod].1.draw(pass, &planes(body_slot));

@@ -123,4 +123,4 @@ pub use pose::{SpinAngles, VehiclePose, WheelPose};
 pub use rgba_image::RgbaImage;
 pub use scene::SceneRenderer;
 pub use settings::{LOW_TIER_DRAW_BATCH_VERTICES, QualityTier, RenderSettings};
-pub use vehicle_visual::VehicleVisual;
+pub use vehicle_visual::{BodyStyle, VehicleVisual};

@@ -412,12 +412,6 @@ impl SceneRenderer {
         self.car_model.is_some()
     }
 
-    /// The car model's level of detail drawn in the last frame (0 the most detailed), when a
-    /// model is drawn.
-    pub fn car_model_lod(&self) -> Option<usize> {
-        self.car_model.as_ref().map(GpuCarModel::last_lod)
-    }
-
     /// The layouts and settings the textured pipelines are built with.
     fn draw_context(&self) -> SceneDrawContext<'_> {
         SceneDrawContext {

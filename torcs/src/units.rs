@@ -16,7 +16,8 @@ fn factor(name: &str) -> Option<f64> {
         "h" | "hour" | "hours" => 3600.0,
         "day" | "days" => 86_400.0,
         "km" | "kPa" => 1000.0,
-        "mm" => 0.001,
+        // The litre is 1 dm³ (the car files' fuel tanks: `unit="l"`).
+        "mm" | "l" => 0.001,
         "cm" | "percent" | "%" => 0.01,
         "in" | "inch" | "inches" => 0.0254,
         "lbs" | "lb" => 0.453_592_37,
@@ -25,8 +26,6 @@ fn factor(name: &str) -> Option<f64> {
         "PSI" | "psi" => 6894.757,
         "rpm" | "RPM" => std::f64::consts::PI / 30.0,
         "lbf" => 4.448_221_6,
-        // The litre, 1 dm³ (the car files' fuel tanks: `unit="l"`).
-        "l" => 0.001,
         _ => return None,
     })
 }

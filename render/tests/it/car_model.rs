@@ -174,7 +174,7 @@ fn a_gltf_model_named_by_the_vehicle_file_draws_in_place_of_the_body() {
 /// p406 with its XML: eight levels of detail with TORCS's thresholds, its texture, the
 /// wheel texture, two brake lamps and the driver; its axles (XML: x = +1.37 and -1.37 m)
 /// land on the axles of a car with its wheelbase; drawn textured from the chase camera
-/// (unlike the procedural body), and coarser from far away.
+/// (unlike the procedural body), and the level of detail follows TORCS's rule (unit-tested in `car_model.rs`).
 #[test]
 fn a_torcs_car_model_loads_with_its_levels_of_detail_and_renders() {
     if !Path::new(P406).is_file() {
