@@ -3,7 +3,7 @@
 //! pillars, roof lining, steering wheel). All in the body frame (x forward, y left, z up,
 //! origin at the CG), except wheels (wheel frame) and the steering wheel (column frame).
 
-use glam::{Mat4, Vec3};
+use glam::{DMat4, DQuat, Mat4, Vec3};
 
 use crate::mesh::{MeshBuilder, material};
 use crate::vehicle_visual::{BodyStyle, VehicleVisual};
@@ -558,6 +558,87 @@ pub fn cockpit_mesh(v: &VehicleVisual) -> MeshBuilder {
             INTERIOR,
         );
     }
+    // The two dials: dark faces towards the driver, ten light ticks over 270 degrees.
+    for centre in gauge_centres(v) {
+        let c = centre.as_vec3();
+        let radius = 0.058f32;
+        let n = 20;
+        let rim = |k: u32| {
+            let a = std::f32::consts::TAU * k as f32 / n as f32;
+            c + Vec3::new(0.0, radius * a.cos(), radius * a.sin())
+        };
+        for k in 0..n {
+            // Counter-clockwise seen from -x (the driver).
+            m.triangle([c, rim(k + 1), rim(k)], [0.006; 3], material::MATTE);
+        }
+        for k in 0..10 {
+            let angle = needle_angle_rad(f64::from(k), 9.0) as f32;
+            m.set_transform(Some(
+                Mat4::from_translation(c) * Mat4::from_rotation_x(angle),
+            ));
+            m.cuboid(
+                Vec3::new(-0.006, -0.002, 0.042),
+                Vec3::new(-0.002, 0.002, 0.054),
+                [0.75, 0.75, 0.72],
+                material::EMISSIVE,
+            );
+        }
+        m.set_transform(None);
+    }
+    m
+}
+
+/// Where the rev counter (0) and the speedometer (1) are centred (body frame): side by side
+/// on the dashboard's hood in front of the driver, facing the driver.
+pub fn gauge_centres(v: &VehicleVisual) -> [glam::DVec3; 2] {
+    let eye = v.driver_eye_body();
+    [0.1, -0.1].map(|dy| eye + glam::DVec3::new(0.6, dy, -0.2))
+}
+
+/// Needle angle (rad about body x, positive clockwise as the driver sees it; 0 points up)
+/// for `value` of a dial whose full scale is `max`: 270 degrees of sweep from -135 at zero.
+pub fn needle_angle_rad(value: f64, max: f64) -> f64 {
+    let fraction = if value.is_finite() && max > 0.0 {
+        (value / max).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (-135.0 + 270.0 * fraction).to_radians()
+}
+
+/// `body_from_part` of the steering wheel (its column frame) and of the rev counter's and
+/// speedometer's needles (their dial frames: the dial in the y-z plane, the needle along +z
+/// at zero angle), for the pose's steering-wheel angle, engine and road speed.
+pub fn cockpit_part_transforms(v: &VehicleVisual, pose: &crate::pose::VehiclePose) -> [DMat4; 3] {
+    let (mount, tilt) = steering_wheel_mount(v);
+    let column = DMat4::from_translation(mount)
+        * DMat4::from_quat(
+            DQuat::from_rotation_y(tilt) * DQuat::from_rotation_x(-pose.steering_wheel_rad),
+        );
+    let [rev, speed] = gauge_centres(v);
+    let needle = |centre: glam::DVec3, angle: f64| {
+        DMat4::from_translation(centre) * DMat4::from_rotation_x(angle)
+    };
+    [
+        column,
+        needle(rev, needle_angle_rad(pose.engine_rpm, v.rev_dial_max_rpm)),
+        needle(
+            speed,
+            needle_angle_rad(pose.speed_m_per_s, v.speed_dial_max_m_per_s),
+        ),
+    ]
+}
+
+/// A needle in its dial frame: a thin orange bar along +z from the hub, just in front of
+/// the dial face (towards -x, the driver).
+pub fn needle_mesh() -> MeshBuilder {
+    let mut m = MeshBuilder::new();
+    m.cuboid(
+        Vec3::new(-0.012, -0.003, -0.01),
+        Vec3::new(-0.008, 0.003, 0.048),
+        [1.0, 0.25, 0.02],
+        material::EMISSIVE,
+    );
     m
 }
 
@@ -656,6 +737,28 @@ mod tests {
         // Spokes make it asymmetric under a fifth of a turn... but not under a half turn.
         let spoke_verts = m.vertices.iter().filter(|v| v.color == RIM).count();
         assert!(spoke_verts > 0);
+    }
+
+    /// The needles sweep 270 degrees: -135 at zero, 0 (up) at half scale, +135 at full
+    /// scale and beyond; a non-finite value reads zero.
+    #[test]
+    fn needles_follow_the_engine_and_road_speed() {
+        let close = |a: f64, deg: f64| (a - deg.to_radians()).abs() < 1e-12;
+        assert!(close(needle_angle_rad(0.0, 8000.0), -135.0));
+        assert!(close(needle_angle_rad(4000.0, 8000.0), 0.0));
+        assert!(close(needle_angle_rad(9000.0, 8000.0), 135.0));
+        assert!(close(needle_angle_rad(f64::NAN, 8000.0), -135.0));
+        let v = visual();
+        let mut pose = crate::pose::VehiclePose::at_rest(&v, glam::DVec3::ZERO, 0.0);
+        pose.engine_rpm = 0.5 * v.rev_dial_max_rpm;
+        pose.speed_m_per_s = v.speed_dial_max_m_per_s;
+        let [_, rev, speed] = cockpit_part_transforms(&v, &pose);
+        // Half scale: the needle's tip (dial frame +z) points straight up in the body.
+        let up = rev.transform_vector3(glam::DVec3::Z);
+        assert!((up - glam::DVec3::Z).length() < 1e-12, "{up}");
+        // Full scale: down and to the driver's right (-y).
+        let tip = speed.transform_vector3(glam::DVec3::Z);
+        assert!(tip.y < -0.7 && tip.z < -0.7, "{tip}");
     }
 
     #[test]

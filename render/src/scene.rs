@@ -10,7 +10,7 @@
 use std::num::NonZeroU64;
 
 use bytemuck::{Pod, Zeroable};
-use glam::{DMat4, DQuat, DVec3, Mat4, Vec3};
+use glam::{DMat4, DVec3, Mat4, Vec3};
 use gripline_physics::track::TrackMesh;
 use gripline_torcs::track::scene_file::TrackScene;
 
@@ -23,7 +23,7 @@ use crate::gpu_mesh::GpuMesh;
 use crate::mesh::MeshBuilder;
 use crate::scene_pipelines::{DEPTH_FORMAT, SceneLayouts, ScenePipelines};
 use crate::settings::{RenderSettings, choose_msaa_samples};
-use crate::shadow_light::light_matrix;
+use crate::shadow_light::{light_matrix, sun_direction};
 use crate::tiles::{
     Tile, frustum_planes, is_near_cell, tile_mesh, visible_ranges, visible_ranges_where,
 };
@@ -32,9 +32,8 @@ use crate::track_scene::{GpuTrackScene, SceneDrawContext};
 use crate::upscale::{Upscaler, scaled_size};
 use crate::vehicle_visual::VehicleVisual;
 
-/// Model slots: track, body, four wheels, steering wheel, the ghost's body and wheels, the
-/// car model.
-const MODEL_SLOTS: usize = 13;
+/// Model slots: the `SLOT_` constants (the ghost's wheels at 8-11).
+const MODEL_SLOTS: usize = 15;
 const SLOT_TRACK: usize = 0;
 const SLOT_BODY: usize = 1;
 const SLOT_WHEEL0: usize = 2;
@@ -42,6 +41,7 @@ const SLOT_STEERING: usize = 6;
 const SLOT_GHOST_BODY: usize = 7;
 const SLOT_GHOST_WHEEL0: usize = 8;
 const SLOT_CAR_MODEL: usize = 12;
+const SLOT_NEEDLE0: usize = 13;
 /// Fog density (1/m): about a quarter of the colour is haze at one kilometre.
 const FOG_DENSITY_PER_M: f32 = 0.00028;
 
@@ -116,6 +116,7 @@ pub struct SceneRenderer {
     wheels: [Option<GpuMesh>; 2],
     cockpit: Option<GpuMesh>,
     steering: Option<GpuMesh>,
+    needle: Option<GpuMesh>,
     /// A car model drawn in place of the procedural body and wheels ([`Self::set_car_model`]).
     car_model: Option<GpuCarModel>,
     targets: Option<Targets>,
@@ -329,14 +330,7 @@ impl SceneRenderer {
                 &car_mesh::wheel_mesh(visual.wheel_radius_m[axle], visual.tyre_width_m[axle]),
             )
         });
-        let sun_dir = {
-            let (elevation, azimuth) = (38f32.to_radians(), (-125f32).to_radians());
-            Vec3::new(
-                elevation.cos() * azimuth.cos(),
-                elevation.cos() * azimuth.sin(),
-                elevation.sin(),
-            )
-        };
+        let sun_dir = sun_direction();
         Self {
             device: device.clone(),
             queue: gpu.queue.clone(),
@@ -383,6 +377,7 @@ impl SceneRenderer {
             wheels,
             cockpit: GpuMesh::new(device, "cockpit", &car_mesh::cockpit_mesh(visual)),
             steering: GpuMesh::new(device, "steering wheel", &car_mesh::steering_wheel_mesh()),
+            needle: GpuMesh::new(device, "needle", &car_mesh::needle_mesh()),
             car_model: None,
             targets: None,
             upscaler: (settings.render_scale < 1.0).then(|| Upscaler::new(device, target_format)),
@@ -401,9 +396,8 @@ impl SceneRenderer {
         });
     }
 
-    /// Draws the car with `model` in place of the procedural body and wheels, or with those
-    /// again (`None`); whether it could be uploaded. The procedural body still casts the
-    /// shadow; the cockpit view shows the procedural cockpit, not the model (as TORCS).
+    /// Draws the car with `model` in place of the procedural body and wheels, or those again
+    /// (`None`); whether it was uploaded. Shadow and cockpit stay procedural (docs/rendering.md).
     pub fn set_car_model(&mut self, model: Option<&CarModel>) -> bool {
         let ctx = self.draw_context();
         self.car_model = model.and_then(|model| {
@@ -563,12 +557,11 @@ impl SceneRenderer {
         for (i, slot) in models[SLOT_WHEEL0..SLOT_WHEEL0 + 4].iter_mut().enumerate() {
             *slot = (to_eye * pose.world_from_wheel(i)).as_mat4();
         }
-        let (mount, tilt) = car_mesh::steering_wheel_mount(&self.visual);
-        let body_from_column = DMat4::from_translation(mount)
-            * DMat4::from_quat(
-                DQuat::from_rotation_y(tilt) * DQuat::from_rotation_x(-pose.steering_wheel_rad),
-            );
-        models[SLOT_STEERING] = (to_eye * pose.world_from_body() * body_from_column).as_mat4();
+        let parts = car_mesh::cockpit_part_transforms(&self.visual, pose);
+        let slots = [SLOT_STEERING, SLOT_NEEDLE0, SLOT_NEEDLE0 + 1];
+        for (slot, part) in slots.into_iter().zip(parts) {
+            models[slot] = (to_eye * pose.world_from_body() * part).as_mat4();
+        }
         if let Some(model) = &self.car_model {
             models[SLOT_CAR_MODEL] =
                 (to_eye * pose.world_from_body() * model.body_from_model()).as_mat4();
@@ -692,6 +685,12 @@ impl SceneRenderer {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_STEERING)]);
                 steering.draw(&mut pass);
             }
+            if let Some(needle) = &self.needle {
+                for slot in [SLOT_NEEDLE0, SLOT_NEEDLE0 + 1] {
+                    pass.set_bind_group(1, &self.models, &[offset(slot)]);
+                    needle.draw(&mut pass);
+                }
+            }
         }
         let procedural_car = self.car_model.is_none();
         self.draw_casters(&mut pass, &offset, &self.visible_roadside, procedural_car);
@@ -709,13 +708,8 @@ impl SceneRenderer {
             };
             let wheel_slots = [0, 1, 2, 3].map(|i| SLOT_WHEEL0 + i);
             let planes = |slot: usize| slot_planes(clip_from_world, models[slot]);
-            model.draw(
-                &mut pass,
-                lod,
-                (SLOT_CAR_MODEL, wheel_slots),
-                &bind,
-                &planes,
-            );
+            let slots = (SLOT_CAR_MODEL, wheel_slots);
+            model.draw(&mut pass, lod, slots, &bind, &planes);
             if frame.pose.brake_lamps_lit {
                 pass.set_pipeline(&self.solid_pipeline);
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);

@@ -1,10 +1,20 @@
-//! The sun's shadow map projection: an orthographic view of a square around the car, snapped
-//! to whole texels.
+//! The sun: its direction, and its shadow map's projection (an orthographic view of a square
+//! around the car, snapped to whole texels).
 
 use glam::{Mat4, Vec3};
 
 /// Half side of the square the shadow map covers around the car (m).
 pub(crate) const SHADOW_HALF_EXTENT_M: f32 = 28.0;
+
+/// Unit vector towards the sun (world frame): 38 degrees up, from the azimuth -125 degrees.
+pub(crate) fn sun_direction() -> Vec3 {
+    let (elevation, azimuth) = (38f32.to_radians(), (-125f32).to_radians());
+    Vec3::new(
+        elevation.cos() * azimuth.cos(),
+        elevation.cos() * azimuth.sin(),
+        elevation.sin(),
+    )
+}
 
 /// The sun's orthographic `clip_from_world` (camera-relative) for a square of
 /// `SHADOW_HALF_EXTENT_M` around `centre`, snapped to whole texels so the shadows do not

@@ -77,6 +77,10 @@ pub struct VehicleVisual {
     pub paint_rgb: [f32; 3],
     /// The generated body's shape.
     pub style: BodyStyle,
+    /// Full scale of the rev counter (rpm): the redline plus a tenth, up to a whole thousand.
+    pub rev_dial_max_rpm: f64,
+    /// Full scale of the speedometer (m/s): 320 km/h in a coupe, 240 km/h in the others.
+    pub speed_dial_max_m_per_s: f64,
     /// The driver's eyes (m, body frame) where a car model gives them; `None`: the
     /// generated car's seat ([`VehicleVisual::driver_eye_body`]).
     pub driver_eye_m: Option<DVec3>,
@@ -126,6 +130,14 @@ impl VehicleVisual {
             tyre_width_m: radius.map(|r| (0.75 * r).clamp(0.15, 0.35)),
             paint_rgb: style.paint_rgb(),
             style,
+            rev_dial_max_rpm: (1.1 * pos(params.powertrain.engine.redline_rpm, 6000.0) / 1000.0)
+                .ceil()
+                * 1000.0,
+            speed_dial_max_m_per_s: if style == BodyStyle::Coupe {
+                320.0
+            } else {
+                240.0
+            } / 3.6,
             driver_eye_m: None,
         }
     }
