@@ -8,8 +8,8 @@ use anyhow::{Context as _, Result, bail};
 use gripline_host::drive::LoadedDrive;
 use gripline_render::offscreen::OFFSCREEN_FORMAT;
 use gripline_render::{
-    AdapterChoice, Camera, FrameInput, GpuContext, OffscreenRenderer, SpinAngles, VehiclePose,
-    VehicleVisual,
+    AdapterChoice, Camera, CarModel, FrameInput, GpuContext, OffscreenRenderer, SpinAngles,
+    VehiclePose, VehicleVisual,
 };
 
 use crate::cli::RenderArgs;
@@ -47,6 +47,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         .as_ref()
         .context("rendering needs a track (not the endless flat plane)")?;
     let visual = VehicleVisual::from_params(&loaded.params);
+    let model = load_car_model(&args.vehicle, &visual);
+    let visual = visual.with_driver_eye(model.as_ref().and_then(CarModel::driver_eye_body));
 
     let mut spin = SpinAngles::default();
     let ticks = session.ticks_in(args.at);
@@ -81,6 +83,14 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let drew = describe(&scene, &world);
     let mut renderer = OffscreenRenderer::with_scene(gpu, scene, args.width, args.height)
         .context("preparing the offscreen renderer")?;
+    let car = match &model {
+        Some(model) if renderer.scene_mut().set_car_model(Some(model)) => model.summary(),
+        Some(model) => format!(
+            "{}: nothing to draw; procedural body",
+            model.source.display()
+        ),
+        None => "procedural body".to_owned(),
+    };
     let frame = FrameInput::new(&pose, &camera, &visual, args.width, args.height);
     let image = renderer
         .render_frame(&frame)
@@ -89,7 +99,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         .write_png(&args.out)
         .with_context(|| format!("writing {}", args.out.display()))?;
     println!(
-        "{}: {}x{} {:?} camera, t = {:.3} s, speed {:.1} km/h",
+        "{}: {}x{} {:?} camera, t = {:.3} s, speed {:.1} km/h; {car}",
         args.out.display(),
         args.width,
         args.height,
@@ -103,4 +113,26 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         renderer.scene().sample_count()
     );
     Ok(())
+}
+
+/// The model the vehicle file `vehicle` names (its `model`), loaded for the car `visual`;
+/// `None` when it names none. A model that cannot be loaded is a warning, and the procedural
+/// body is drawn.
+fn load_car_model(vehicle: &str, visual: &VehicleVisual) -> Option<CarModel> {
+    let path = gripline_formats::assets::resolve_vehicle(vehicle)
+        .and_then(|p| gripline_formats::vehicle_file::load_vehicle(&p))
+        .ok()?
+        .model?;
+    match CarModel::load(&path, visual) {
+        Ok(model) => {
+            for warning in &model.warnings {
+                eprintln!("gripline: warning: {}: {warning}", path.display());
+            }
+            Some(model)
+        }
+        Err(e) => {
+            eprintln!("gripline: warning: {e}; drawing the procedural body");
+            None
+        }
+    }
 }

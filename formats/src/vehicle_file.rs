@@ -8,6 +8,11 @@
 //! [`VehicleParams`] does not compile until the mirror has it) and split into
 //! [`VehicleFile::params`] and [`VehicleFile::sound`].
 //!
+//! The optional `model: "..."` names the file the renderer draws the car with (AC3D `.ac` /
+//! TORCS `.acc`, or glTF 2.0 `.gltf` / `.glb`), relative to the vehicle file's folder or
+//! absolute; [`LoadedVehicle::model`] holds it resolved. Without it the renderer draws its
+//! procedural body. The physics does not use it.
+//!
 //! Magic Formula tyres are loaded with their `.tir` input ranges switched on, as the
 //! simulator runs them; the tyre lab shows them without.
 
@@ -37,7 +42,12 @@ pub struct VehicleFile {
     pub params: VehicleParams,
     /// What the car sounds like (an inline four where the file has no `sound` section).
     pub sound: SoundParams,
+    /// The model file to draw the car with, as the file writes it (see the module docs).
+    pub model: Option<PathBuf>,
 }
+
+/// File name endings a `model` may have.
+pub const MODEL_EXTENSIONS: [&str; 4] = ["ac", "acc", "gltf", "glb"];
 
 impl VehicleFile {
     /// The file's text (pretty RON, `sound` between `powertrain` and `setup_ranges`).
@@ -70,6 +80,8 @@ struct VehicleFileRon {
     sound: SoundParams,
     #[serde(default)]
     setup_ranges: SetupRanges,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    model: Option<PathBuf>,
 }
 
 impl From<VehicleFileRon> for VehicleFile {
@@ -89,6 +101,7 @@ impl From<VehicleFileRon> for VehicleFile {
             powertrain,
             sound,
             setup_ranges,
+            model,
         } = file;
         Self {
             params: VehicleParams {
@@ -107,6 +120,7 @@ impl From<VehicleFileRon> for VehicleFile {
                 setup_ranges,
             },
             sound,
+            model,
         }
     }
 }
@@ -143,6 +157,7 @@ impl From<VehicleFile> for VehicleFileRon {
             powertrain,
             sound: file.sound,
             setup_ranges,
+            model: file.model,
         }
     }
 }
@@ -160,6 +175,10 @@ pub struct LoadedVehicle {
     pub thermal: [Option<TyreThermalParams>; 2],
     /// Where the vehicle file was.
     pub source: PathBuf,
+    /// The model file to draw the car with, resolved against the vehicle file's folder
+    /// (`None`: the renderer's procedural body). Not checked for existence here: a missing
+    /// model is the renderer's warning, not a reason to refuse the car.
+    pub model: Option<PathBuf>,
     /// Every file the vehicle was read from: the vehicle file, then its front and rear tyre
     /// files (what a replay's identity of the car hashes).
     pub files: Vec<PathBuf>,
@@ -189,7 +208,11 @@ impl LoadedVehicle {
 /// such as `chassis.mass_kg must be finite and positive` or `sound.cylinders must be 1 to 16`.
 pub fn parse_vehicle_ron(text: &str, path: &Path) -> Result<VehicleFile, ConfigError> {
     let file: VehicleFileRon = ron_text::parse(text, path)?;
-    let VehicleFile { params, sound } = file.into();
+    let VehicleFile {
+        params,
+        sound,
+        model,
+    } = file.into();
     let mut v = Validator::with_root("");
     params.validate(&mut v);
     v.nested("sound", &sound);
@@ -203,11 +226,25 @@ pub fn parse_vehicle_ron(text: &str, path: &Path) -> Result<VehicleFile, ConfigE
         "rear_tyre",
         "must name a tyre",
     );
+    if let Some(model) = &model {
+        let ext = model
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        v.require(
+            ext.is_some_and(|e| MODEL_EXTENSIONS.contains(&e.as_str())),
+            "model",
+            "must name an .ac, .acc, .gltf or .glb file",
+        );
+    }
     v.finish().map_err(|violations| ConfigError::Invalid {
         path: path.to_owned(),
         violations,
     })?;
-    Ok(VehicleFile { params, sound })
+    Ok(VehicleFile {
+        params,
+        sound,
+        model,
+    })
 }
 
 /// Finds a tyre named in a vehicle file: beside the vehicle file first, then in the assets.
@@ -249,7 +286,15 @@ fn load_axle_tyre(vehicle: &Path, name: &str) -> Result<AxleTyre, ConfigError> {
 /// # Errors
 /// Any [`ConfigError`] of the vehicle file or of its tyre files, each naming its file.
 pub fn load_vehicle(path: &Path) -> Result<LoadedVehicle, ConfigError> {
-    let VehicleFile { params, sound } = parse_vehicle_ron(&ron_text::read(path)?, path)?;
+    let VehicleFile {
+        params,
+        sound,
+        model,
+    } = parse_vehicle_ron(&ron_text::read(path)?, path)?;
+    let model = model.map(|m| match path.parent() {
+        Some(dir) if m.is_relative() => dir.join(m),
+        _ => m,
+    });
     let front = load_axle_tyre(path, &params.front_tyre)?;
     let rear = load_axle_tyre(path, &params.rear_tyre)?;
     let loaded = LoadedVehicle {
@@ -260,6 +305,7 @@ pub fn load_vehicle(path: &Path) -> Result<LoadedVehicle, ConfigError> {
         tires: [front.tire, rear.tire],
         thermal: [front.thermal, rear.thermal],
         source: path.to_owned(),
+        model,
     };
     // Check the combination once here, so that a bad file fails at load, not at build.
     loaded.build()?;
@@ -346,6 +392,7 @@ mod tests {
                 cylinders: 8,
                 ..SoundParams::default()
             },
+            model: None,
         }
     }
 
@@ -433,6 +480,43 @@ mod tests {
         let bad = no_trail.replace("caster_deg: 6.0", "caster_deg: 40.0");
         let err = parse_vehicle_ron(&bad, Path::new("v.ron")).unwrap_err();
         assert!(err.to_string().contains("steering.caster_deg"), "{err}");
+    }
+
+    /// `model` is optional (old files load without it), kept through a round trip, resolved
+    /// against the vehicle file's folder when relative, and refused by name with an unknown
+    /// ending.
+    #[test]
+    fn the_model_field_is_optional_resolved_and_checked() {
+        let mut file = default_file();
+        let text = file.to_ron().unwrap();
+        assert!(!text.contains("model"), "{text}");
+        file.model = Some(PathBuf::from("models/car.glb"));
+        let text = file.to_ron().unwrap();
+        let back = parse_vehicle_ron(&text, Path::new("v.ron")).unwrap();
+        assert_eq!(back.model.as_deref(), Some(Path::new("models/car.glb")));
+
+        let dir = tempfile::tempdir().unwrap();
+        let source = std::path::absolute("../assets/vehicles/hatchback-fwd.ron").unwrap();
+        let own = std::fs::read_to_string(&source).unwrap();
+        for (model, expected) in [
+            ("car.acc", dir.path().join("car.acc")),
+            ("/abs/p406.acc", PathBuf::from("/abs/p406.acc")),
+        ] {
+            let with_model = own.replacen(
+                "(\n    name:",
+                &format!("(\n    model: \"{model}\",\n    name:"),
+                1,
+            );
+            assert_ne!(with_model, own);
+            let path = dir.path().join("car.ron");
+            std::fs::write(&path, &with_model).unwrap();
+            let loaded = load_vehicle(&path).unwrap();
+            assert_eq!(loaded.model, Some(expected));
+        }
+
+        let bad = text.replace("car.glb", "car.obj");
+        let err = parse_vehicle_ron(&bad, Path::new("v.ron")).unwrap_err();
+        assert!(err.to_string().contains("model must name an"), "{err}");
     }
 
     #[test]

@@ -3,10 +3,10 @@
 //! pillars, roof lining, steering wheel). All in the body frame (x forward, y left, z up,
 //! origin at the CG), except wheels (wheel frame) and the steering wheel (column frame).
 
-use glam::{Mat4, Vec3};
+use glam::{DMat4, DQuat, Mat4, Vec3};
 
 use crate::mesh::{MeshBuilder, material};
-use crate::vehicle_visual::VehicleVisual;
+use crate::vehicle_visual::{BodyStyle, VehicleVisual};
 
 const TYRE: [f32; 3] = [0.018, 0.018, 0.02];
 const SIDEWALL: [f32; 3] = [0.03, 0.03, 0.032];
@@ -16,9 +16,15 @@ const GLASS: [f32; 3] = [0.012, 0.016, 0.022];
 const TRIM: [f32; 3] = [0.015, 0.015, 0.016];
 const INTERIOR: [f32; 3] = [0.025, 0.025, 0.027];
 
-/// Height of the belt line (top of the doors) in the body frame (m).
+/// Height of the belt line (top of the doors) in the body frame (m): a coupe's glasshouse
+/// is shallower than the others'.
 pub fn belt_z_m(v: &VehicleVisual) -> f64 {
-    v.ground_z_m() + v.ground_clearance_m + 0.55 * (v.height_m - v.ground_clearance_m)
+    let fraction = if v.style == BodyStyle::Coupe {
+        0.58
+    } else {
+        0.55
+    };
+    v.ground_z_m() + v.ground_clearance_m + fraction * (v.height_m - v.ground_clearance_m)
 }
 
 /// Side profile of the lower body at `x`: (underside z, top z, half width), interpolated
@@ -150,9 +156,7 @@ pub fn body_mesh(v: &VehicleVisual) -> MeshBuilder {
         .fold(hw, f32::min)
         .clamp(0.2, hw - 0.05);
     // The tub, open (down to the floor, dark) where the cabin is.
-    let len = xn - xt;
-    let cabin_rear = xt + 0.2 * len;
-    let cabin_front = axles[0] - 0.28 * v.wheelbase_m as f32;
+    let [cabin_rear, cabin_front, roof_rear, roof_front] = v.cabin_stations_m().map(|x| x as f32);
     let cabin_floor = g + v.ground_clearance_m as f32 + 0.22;
     let tub = [-inner, inner];
     body_block(&mut m, &p, xt, cabin_rear, tub, false, None, None, paint);
@@ -200,9 +204,6 @@ pub fn body_mesh(v: &VehicleVisual) -> MeshBuilder {
     }
     // Greenhouse: glass, with a painted roof.
     let belt_at = |x: f32| p.at(x)[1];
-    let cabin_len = cabin_front - cabin_rear;
-    let roof_rear = cabin_rear + 0.22 * cabin_len;
-    let roof_front = cabin_front - 0.42 * cabin_len;
     let roof_z = g + v.height_m as f32 - 0.03;
     let (hwc, hwr) = (0.9 * hw, 0.72 * hw);
     let bottom = [
@@ -268,7 +269,144 @@ pub fn body_mesh(v: &VehicleVisual) -> MeshBuilder {
         TRIM,
         material::MATTE,
     );
+    style_parts(&mut m, v, &p, [roof_rear, roof_front, roof_z]);
     m
+}
+
+/// Stripe colour of the rally car's livery (linear RGB).
+const LIVERY: [f32; 3] = [0.02, 0.08, 0.45];
+
+/// What sets the styles apart beyond their cabins: the coupe's ducktail, the hatchback's roof
+/// spoiler, the rally car's wing, mud flaps, roof scoop, lamp pod and stripes. `roof` is
+/// (roof rear x, roof front x, roof z).
+#[allow(clippy::cast_possible_truncation)]
+fn style_parts(m: &mut MeshBuilder, v: &VehicleVisual, p: &Profile, roof: [f32; 3]) {
+    let hw = 0.5 * v.width_m as f32;
+    let (xt, xn) = (v.tail_x_m() as f32, v.nose_x_m() as f32);
+    let g = v.ground_z_m() as f32;
+    let paint = v.paint_rgb;
+    let [roof_rear, roof_front, roof_z] = roof;
+    let tail_top = p.at(xt + 0.05)[1];
+    match v.style {
+        BodyStyle::Coupe => {
+            // Ducktail: a lip across the tail, kicked up.
+            m.hexahedron(
+                [
+                    Vec3::new(xt + 0.02, -0.85 * hw, tail_top),
+                    Vec3::new(xt + 0.3, -0.85 * hw, tail_top),
+                    Vec3::new(xt + 0.3, 0.85 * hw, tail_top),
+                    Vec3::new(xt + 0.02, 0.85 * hw, tail_top),
+                ],
+                [
+                    Vec3::new(xt - 0.02, -0.85 * hw, tail_top + 0.06),
+                    Vec3::new(xt + 0.3, -0.85 * hw, tail_top + 0.01),
+                    Vec3::new(xt + 0.3, 0.85 * hw, tail_top + 0.01),
+                    Vec3::new(xt - 0.02, 0.85 * hw, tail_top + 0.06),
+                ],
+                paint,
+                material::GLOSSY,
+            );
+        }
+        BodyStyle::Hatchback => {
+            // Roof spoiler over the tailgate.
+            m.cuboid(
+                Vec3::new(roof_rear - 0.12, -0.7 * hw, roof_z - 0.02),
+                Vec3::new(roof_rear + 0.1, 0.7 * hw, roof_z + 0.035),
+                paint,
+                material::GLOSSY,
+            );
+        }
+        BodyStyle::Saloon => {}
+        BodyStyle::Rally => {
+            // Rear wing on two posts over the boot.
+            let wing_z = tail_top + 0.22;
+            for side in [-0.55f32, 0.55] {
+                m.cuboid(
+                    Vec3::new(xt + 0.12, side * hw - 0.02, tail_top - 0.02),
+                    Vec3::new(xt + 0.2, side * hw + 0.02, wing_z),
+                    TRIM,
+                    material::MATTE,
+                );
+            }
+            m.cuboid(
+                Vec3::new(xt + 0.02, -0.9 * hw, wing_z),
+                Vec3::new(xt + 0.32, 0.9 * hw, wing_z + 0.03),
+                paint,
+                material::GLOSSY,
+            );
+            // Mud flaps behind each wheel.
+            for axle in 0..2 {
+                let x = v.axle_x_m(axle) as f32 - 1.15 * v.wheel_radius_m[axle] as f32;
+                let y = 0.5 * v.track_m[axle] as f32;
+                for side in [-1.0f32, 1.0] {
+                    let (y0, y1) = (side * (y - 0.12), side * (y + 0.1));
+                    m.cuboid(
+                        Vec3::new(x - 0.01, y0.min(y1), g + 0.06),
+                        Vec3::new(
+                            x + 0.01,
+                            y0.max(y1),
+                            g + 0.06 + v.wheel_radius_m[axle] as f32,
+                        ),
+                        TRIM,
+                        material::MATTE,
+                    );
+                }
+            }
+            // Roof scoop.
+            let mid = 0.5 * (roof_rear + roof_front);
+            m.hexahedron(
+                [
+                    Vec3::new(mid - 0.15, -0.12, roof_z + 0.02),
+                    Vec3::new(mid + 0.12, -0.12, roof_z + 0.02),
+                    Vec3::new(mid + 0.12, 0.12, roof_z + 0.02),
+                    Vec3::new(mid - 0.15, 0.12, roof_z + 0.02),
+                ],
+                [
+                    Vec3::new(mid - 0.15, -0.1, roof_z + 0.1),
+                    Vec3::new(mid - 0.05, -0.1, roof_z + 0.1),
+                    Vec3::new(mid - 0.05, 0.1, roof_z + 0.1),
+                    Vec3::new(mid - 0.15, 0.1, roof_z + 0.1),
+                ],
+                TRIM,
+                material::MATTE,
+            );
+            // Lamp pod: four lamps across the nose.
+            let nose = p.at(xn - 0.05);
+            for k in 0..4 {
+                let y = (-0.45 + 0.3 * k as f32) * hw;
+                m.cuboid(
+                    Vec3::new(xn - 0.02, y - 0.08, nose[1] + 0.02),
+                    Vec3::new(xn + 0.05, y + 0.08, nose[1] + 0.16),
+                    TRIM,
+                    material::MATTE,
+                );
+                m.cuboid(
+                    Vec3::new(xn + 0.05, y - 0.065, nose[1] + 0.035),
+                    Vec3::new(xn + 0.06, y + 0.065, nose[1] + 0.145),
+                    [1.0, 0.95, 0.8],
+                    material::EMISSIVE,
+                );
+            }
+            // Stripes: along both sides at the doors' middle, and over the bonnet and roof.
+            let door_z =
+                g + v.ground_clearance_m as f32 + 0.3 * (v.height_m - v.ground_clearance_m) as f32;
+            for side in [-1.0f32, 1.0] {
+                let (y0, y1) = (side * (hw + 0.004), side * (hw - 0.01));
+                m.cuboid(
+                    Vec3::new(xt + 0.3, y0.min(y1), door_z - 0.06),
+                    Vec3::new(xn - 0.3, y0.max(y1), door_z + 0.06),
+                    LIVERY,
+                    material::GLOSSY,
+                );
+            }
+            m.cuboid(
+                Vec3::new(roof_rear + 0.05, -0.12, roof_z + 0.001),
+                Vec3::new(roof_front - 0.05, 0.12, roof_z + 0.012),
+                LIVERY,
+                material::GLOSSY,
+            );
+        }
+    }
 }
 
 /// Colour of the tail lamps: the running lights, and brighter when the brakes are on (linear
@@ -388,7 +526,7 @@ pub fn cockpit_mesh(v: &VehicleVisual) -> MeshBuilder {
     let hw = 0.5 * v.width_m as f32;
     let eye = v.driver_eye_body().as_vec3();
     let belt = p.at(eye.x + 0.6)[1];
-    let dash_front = v.axle_x_m(0) as f32 - 0.28 * v.wheelbase_m as f32;
+    let dash_front = v.cabin_stations_m()[1] as f32;
     // Dashboard: a slab under the windscreen, with a hood over the instruments.
     m.cuboid(
         Vec3::new(eye.x + 0.62, -0.88 * hw, belt - 0.25),
@@ -420,6 +558,87 @@ pub fn cockpit_mesh(v: &VehicleVisual) -> MeshBuilder {
             INTERIOR,
         );
     }
+    // The two dials: dark faces towards the driver, ten light ticks over 270 degrees.
+    for centre in gauge_centres(v) {
+        let c = centre.as_vec3();
+        let radius = 0.058f32;
+        let n = 20;
+        let rim = |k: u32| {
+            let a = std::f32::consts::TAU * k as f32 / n as f32;
+            c + Vec3::new(0.0, radius * a.cos(), radius * a.sin())
+        };
+        for k in 0..n {
+            // Counter-clockwise seen from -x (the driver).
+            m.triangle([c, rim(k + 1), rim(k)], [0.006; 3], material::MATTE);
+        }
+        for k in 0..10 {
+            let angle = needle_angle_rad(f64::from(k), 9.0) as f32;
+            m.set_transform(Some(
+                Mat4::from_translation(c) * Mat4::from_rotation_x(angle),
+            ));
+            m.cuboid(
+                Vec3::new(-0.006, -0.002, 0.042),
+                Vec3::new(-0.002, 0.002, 0.054),
+                [0.75, 0.75, 0.72],
+                material::EMISSIVE,
+            );
+        }
+        m.set_transform(None);
+    }
+    m
+}
+
+/// Where the rev counter (0) and the speedometer (1) are centred (body frame): side by side
+/// on the dashboard's hood in front of the driver, facing the driver.
+pub fn gauge_centres(v: &VehicleVisual) -> [glam::DVec3; 2] {
+    let eye = v.driver_eye_body();
+    [0.1, -0.1].map(|dy| eye + glam::DVec3::new(0.6, dy, -0.2))
+}
+
+/// Needle angle (rad about body x, positive clockwise as the driver sees it; 0 points up)
+/// for `value` of a dial whose full scale is `max`: 270 degrees of sweep from -135 at zero.
+pub fn needle_angle_rad(value: f64, max: f64) -> f64 {
+    let fraction = if value.is_finite() && max > 0.0 {
+        (value / max).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (-135.0 + 270.0 * fraction).to_radians()
+}
+
+/// `body_from_part` of the steering wheel (its column frame) and of the rev counter's and
+/// speedometer's needles (their dial frames: the dial in the y-z plane, the needle along +z
+/// at zero angle), for the pose's steering-wheel angle, engine and road speed.
+pub fn cockpit_part_transforms(v: &VehicleVisual, pose: &crate::pose::VehiclePose) -> [DMat4; 3] {
+    let (mount, tilt) = steering_wheel_mount(v);
+    let column = DMat4::from_translation(mount)
+        * DMat4::from_quat(
+            DQuat::from_rotation_y(tilt) * DQuat::from_rotation_x(-pose.steering_wheel_rad),
+        );
+    let [rev, speed] = gauge_centres(v);
+    let needle = |centre: glam::DVec3, angle: f64| {
+        DMat4::from_translation(centre) * DMat4::from_rotation_x(angle)
+    };
+    [
+        column,
+        needle(rev, needle_angle_rad(pose.engine_rpm, v.rev_dial_max_rpm)),
+        needle(
+            speed,
+            needle_angle_rad(pose.speed_m_per_s, v.speed_dial_max_m_per_s),
+        ),
+    ]
+}
+
+/// A needle in its dial frame: a thin orange bar along +z from the hub, just in front of
+/// the dial face (towards -x, the driver).
+pub fn needle_mesh() -> MeshBuilder {
+    let mut m = MeshBuilder::new();
+    m.cuboid(
+        Vec3::new(-0.012, -0.003, -0.01),
+        Vec3::new(-0.008, 0.003, 0.048),
+        [1.0, 0.25, 0.02],
+        material::EMISSIVE,
+    );
     m
 }
 
@@ -518,6 +737,28 @@ mod tests {
         // Spokes make it asymmetric under a fifth of a turn... but not under a half turn.
         let spoke_verts = m.vertices.iter().filter(|v| v.color == RIM).count();
         assert!(spoke_verts > 0);
+    }
+
+    /// The needles sweep 270 degrees: -135 at zero, 0 (up) at half scale, +135 at full
+    /// scale and beyond; a non-finite value reads zero.
+    #[test]
+    fn needles_follow_the_engine_and_road_speed() {
+        let close = |a: f64, deg: f64| (a - deg.to_radians()).abs() < 1e-12;
+        assert!(close(needle_angle_rad(0.0, 8000.0), -135.0));
+        assert!(close(needle_angle_rad(4000.0, 8000.0), 0.0));
+        assert!(close(needle_angle_rad(9000.0, 8000.0), 135.0));
+        assert!(close(needle_angle_rad(f64::NAN, 8000.0), -135.0));
+        let v = visual();
+        let mut pose = crate::pose::VehiclePose::at_rest(&v, glam::DVec3::ZERO, 0.0);
+        pose.engine_rpm = 0.5 * v.rev_dial_max_rpm;
+        pose.speed_m_per_s = v.speed_dial_max_m_per_s;
+        let [_, rev, speed] = cockpit_part_transforms(&v, &pose);
+        // Half scale: the needle's tip (dial frame +z) points straight up in the body.
+        let up = rev.transform_vector3(glam::DVec3::Z);
+        assert!((up - glam::DVec3::Z).length() < 1e-12, "{up}");
+        // Full scale: down and to the driver's right (-y).
+        let tip = speed.transform_vector3(glam::DVec3::Z);
+        assert!(tip.y < -0.7 && tip.z < -0.7, "{tip}");
     }
 
     #[test]

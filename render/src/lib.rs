@@ -15,6 +15,9 @@
 //!   from the physics polylines; [`roadside_placement`]: braking boards, trees and buildings
 //!   placed by the track's rules, and [`roadside`]: their triangles (one tiled mesh with the
 //!   barriers, left out over an imported scene).
+//! - [`CarModel`] ([`car_model`]): a car drawn from a model file (AC3D / TORCS `.acc` with
+//!   its levels of detail, glTF), with textured wheels ([`car_model_gpu`]) and brake lamps
+//!   ([`SceneRenderer::set_car_model`]).
 //! - [`VehicleVisual`] ([`vehicle_visual`]) sizes the generated car from `VehicleParams`;
 //!   [`VehiclePose`] ([`pose`]) is what is drawn of a `Snapshot`.
 //! - [`Camera`], [`CameraMode`] ([`camera`]): chase, cockpit, bonnet, orbit; camera-relative
@@ -79,6 +82,9 @@ pub mod adapter_choice;
 pub mod barrier_geometry;
 pub mod camera;
 pub mod car_mesh;
+pub mod car_model;
+mod car_model_gltf;
+pub mod car_model_gpu;
 pub mod error;
 pub mod frame_capture;
 pub mod frame_input;
@@ -95,6 +101,7 @@ pub mod scene;
 mod scene_pipelines;
 pub mod scene_textures;
 pub mod settings;
+mod shadow_light;
 pub mod software_ui_painter;
 mod texture_binding;
 pub mod tiles;
@@ -107,6 +114,7 @@ pub mod window_surface;
 
 pub use adapter_choice::AdapterChoice;
 pub use camera::{Camera, CameraMode, CameraView};
+pub use car_model::{CarModel, CarModelError};
 pub use error::RenderError;
 pub use frame_input::FrameInput;
 pub use gpu::GpuContext;
@@ -115,4 +123,4 @@ pub use pose::{SpinAngles, VehiclePose, WheelPose};
 pub use rgba_image::RgbaImage;
 pub use scene::SceneRenderer;
 pub use settings::{LOW_TIER_DRAW_BATCH_VERTICES, QualityTier, RenderSettings};
-pub use vehicle_visual::VehicleVisual;
+pub use vehicle_visual::{BodyStyle, VehicleVisual};

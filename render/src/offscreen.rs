@@ -14,7 +14,7 @@ use crate::gpu::GpuContext;
 use crate::pose::VehiclePose;
 use crate::readback::{read_image, readback_buffer, record_copy};
 use crate::rgba_image::RgbaImage;
-use crate::scene::{SceneRenderer, check_size};
+use crate::scene::SceneRenderer;
 use crate::settings::RenderSettings;
 use crate::vehicle_visual::VehicleVisual;
 
@@ -243,4 +243,15 @@ pub fn render_frame_png(
     let image = renderer.render(pose, camera)?;
     image.write_png(path)?;
     Ok(image)
+}
+/// Checks a frame size against the device.
+///
+/// # Errors
+/// [`RenderError::BadSize`] for a zero side or one beyond the device's limit.
+pub fn check_size(device: &wgpu::Device, width: u32, height: u32) -> Result<(), RenderError> {
+    let max = device.limits().max_texture_dimension_2d;
+    if width == 0 || height == 0 || width > max || height > max {
+        return Err(RenderError::BadSize { width, height, max });
+    }
+    Ok(())
 }

@@ -41,6 +41,10 @@ pub struct VehiclePose {
     pub steering_wheel_rad: f64,
     /// Whether the brake lamps are lit (the brake pedal is pressed).
     pub brake_lamps_lit: bool,
+    /// Engine speed (rpm), for the rev counter.
+    pub engine_rpm: f64,
+    /// Road speed (m/s), for the speedometer.
+    pub speed_m_per_s: f64,
 }
 
 /// Brake pedal travel (0..1) past which the brake-lamp switch closes: a real switch closes
@@ -83,6 +87,8 @@ impl VehiclePose {
             wheels,
             steering_wheel_rad: finite(snapshot.steering_wheel_rad),
             brake_lamps_lit: snapshot.controls.brake > BRAKE_LAMP_PEDAL,
+            engine_rpm: finite(snapshot.powertrain.engine_rpm),
+            speed_m_per_s: finite(snapshot.speed_m_per_s),
         }
     }
 
@@ -106,6 +112,8 @@ impl VehiclePose {
             wheels,
             steering_wheel_rad: 0.0,
             brake_lamps_lit: false,
+            engine_rpm: 0.0,
+            speed_m_per_s: 0.0,
         }
     }
 
@@ -174,6 +182,8 @@ impl VehiclePose {
             } else {
                 b.brake_lamps_lit
             },
+            engine_rpm: lerp(a.engine_rpm, b.engine_rpm),
+            speed_m_per_s: lerp(a.speed_m_per_s, b.speed_m_per_s),
         }
     }
 

@@ -10,36 +10,38 @@
 use std::num::NonZeroU64;
 
 use bytemuck::{Pod, Zeroable};
-use glam::{DMat4, DQuat, DVec3, Mat4, Vec3};
+use glam::{DMat4, DVec3, Mat4, Vec3};
 use gripline_physics::track::TrackMesh;
 use gripline_torcs::track::scene_file::TrackScene;
 
 use crate::car_mesh;
-use crate::error::RenderError;
+use crate::car_model::CarModel;
+use crate::car_model_gpu::{GpuCarModel, slot_planes};
 use crate::frame_input::FrameInput;
 use crate::gpu::GpuContext;
 use crate::gpu_mesh::GpuMesh;
 use crate::mesh::MeshBuilder;
 use crate::scene_pipelines::{DEPTH_FORMAT, SceneLayouts, ScenePipelines};
 use crate::settings::{RenderSettings, choose_msaa_samples};
+use crate::shadow_light::{light_matrix, sun_direction};
 use crate::tiles::{
     Tile, frustum_planes, is_near_cell, tile_mesh, visible_ranges, visible_ranges_where,
 };
-use crate::track_geometry::TrackGeometry;
+use crate::track_geometry::{TrackGeometry, split_props};
 use crate::track_scene::{GpuTrackScene, SceneDrawContext};
 use crate::upscale::{Upscaler, scaled_size};
 use crate::vehicle_visual::VehicleVisual;
 
-/// Model slots: track, body, four wheels, steering wheel.
-const MODEL_SLOTS: usize = 12;
+/// Model slots: the `SLOT_` constants (the ghost's wheels at 8-11).
+const MODEL_SLOTS: usize = 15;
 const SLOT_TRACK: usize = 0;
 const SLOT_BODY: usize = 1;
 const SLOT_WHEEL0: usize = 2;
 const SLOT_STEERING: usize = 6;
 const SLOT_GHOST_BODY: usize = 7;
 const SLOT_GHOST_WHEEL0: usize = 8;
-/// Half side of the square the shadow map covers around the car (m).
-const SHADOW_HALF_EXTENT_M: f32 = 28.0;
+const SLOT_CAR_MODEL: usize = 12;
+const SLOT_NEEDLE0: usize = 13;
 /// Fog density (1/m): about a quarter of the colour is haze at one kilometre.
 const FOG_DENSITY_PER_M: f32 = 0.00028;
 
@@ -114,6 +116,9 @@ pub struct SceneRenderer {
     wheels: [Option<GpuMesh>; 2],
     cockpit: Option<GpuMesh>,
     steering: Option<GpuMesh>,
+    needle: Option<GpuMesh>,
+    /// A car model drawn in place of the procedural body and wheels ([`Self::set_car_model`]).
+    car_model: Option<GpuCarModel>,
     targets: Option<Targets>,
     /// Present when the scene is drawn at a lower internal resolution.
     upscaler: Option<Upscaler>,
@@ -325,14 +330,7 @@ impl SceneRenderer {
                 &car_mesh::wheel_mesh(visual.wheel_radius_m[axle], visual.tyre_width_m[axle]),
             )
         });
-        let sun_dir = {
-            let (elevation, azimuth) = (38f32.to_radians(), (-125f32).to_radians());
-            Vec3::new(
-                elevation.cos() * azimuth.cos(),
-                elevation.cos() * azimuth.sin(),
-                elevation.sin(),
-            )
-        };
+        let sun_dir = sun_direction();
         Self {
             device: device.clone(),
             queue: gpu.queue.clone(),
@@ -379,6 +377,8 @@ impl SceneRenderer {
             wheels,
             cockpit: GpuMesh::new(device, "cockpit", &car_mesh::cockpit_mesh(visual)),
             steering: GpuMesh::new(device, "steering wheel", &car_mesh::steering_wheel_mesh()),
+            needle: GpuMesh::new(device, "needle", &car_mesh::needle_mesh()),
+            car_model: None,
             targets: None,
             upscaler: (settings.render_scale < 1.0).then(|| Upscaler::new(device, target_format)),
             sun_dir,
@@ -390,17 +390,32 @@ impl SceneRenderer {
     /// trees and buildings: the scene models its own walls), or the generated ones again
     /// (`None`). The track's objects (cones, markers) and the physics are unchanged.
     pub fn set_track_scene(&mut self, scene: Option<&TrackScene>) {
-        let ctx = SceneDrawContext {
+        let ctx = self.draw_context();
+        self.track_scene = scene.and_then(|scene| {
+            GpuTrackScene::new(&self.device, &self.queue, &ctx, scene, self.track_origin)
+        });
+    }
+
+    /// Draws the car with `model` in place of the procedural body and wheels, or those again
+    /// (`None`); whether it was uploaded. Shadow and cockpit stay procedural (docs/rendering.md).
+    pub fn set_car_model(&mut self, model: Option<&CarModel>) -> bool {
+        let ctx = self.draw_context();
+        self.car_model = model.and_then(|model| {
+            GpuCarModel::new(&self.device, &self.queue, &ctx, model, &self.visual)
+        });
+        self.car_model.is_some()
+    }
+
+    /// The layouts and settings the textured pipelines are built with.
+    fn draw_context(&self) -> SceneDrawContext<'_> {
+        SceneDrawContext {
             main_layout: &self.layouts[0],
             model_layout: &self.layouts[1],
             format: self.format,
             sample_count: self.sample_count,
             fine_detail: self.settings.fine_detail,
             draw_batch_indices: self.settings.draw_batch_vertices,
-        };
-        self.track_scene = scene.and_then(|scene| {
-            GpuTrackScene::new(&self.device, &self.queue, &ctx, scene, self.track_origin)
-        });
+        }
     }
 
     /// The imported scene on the GPU, if one is drawn.
@@ -542,12 +557,15 @@ impl SceneRenderer {
         for (i, slot) in models[SLOT_WHEEL0..SLOT_WHEEL0 + 4].iter_mut().enumerate() {
             *slot = (to_eye * pose.world_from_wheel(i)).as_mat4();
         }
-        let (mount, tilt) = car_mesh::steering_wheel_mount(&self.visual);
-        let body_from_column = DMat4::from_translation(mount)
-            * DMat4::from_quat(
-                DQuat::from_rotation_y(tilt) * DQuat::from_rotation_x(-pose.steering_wheel_rad),
-            );
-        models[SLOT_STEERING] = (to_eye * pose.world_from_body() * body_from_column).as_mat4();
+        let parts = car_mesh::cockpit_part_transforms(&self.visual, pose);
+        let slots = [SLOT_STEERING, SLOT_NEEDLE0, SLOT_NEEDLE0 + 1];
+        for (slot, part) in slots.into_iter().zip(parts) {
+            models[slot] = (to_eye * pose.world_from_body() * part).as_mat4();
+        }
+        if let Some(model) = &self.car_model {
+            models[SLOT_CAR_MODEL] =
+                (to_eye * pose.world_from_body() * model.body_from_model()).as_mat4();
+        }
         if let Some(ghost) = &frame.ghost {
             models[SLOT_GHOST_BODY] = (to_eye * ghost.world_from_body()).as_mat4();
             for (i, slot) in models[SLOT_GHOST_WHEEL0..SLOT_GHOST_WHEEL0 + 4]
@@ -614,7 +632,7 @@ impl SceneRenderer {
             });
             pass.set_pipeline(&self.shadow_pipeline);
             pass.set_bind_group(0, &self.shadow_globals, &[]);
-            self.draw_casters(&mut pass, &offset, &self.shadowed_roadside);
+            self.draw_casters(&mut pass, &offset, &self.shadowed_roadside, true);
         }
 
         let (view, resolve_target, store) = match &targets.msaa {
@@ -667,11 +685,36 @@ impl SceneRenderer {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_STEERING)]);
                 steering.draw(&mut pass);
             }
+            if let Some(needle) = &self.needle {
+                for slot in [SLOT_NEEDLE0, SLOT_NEEDLE0 + 1] {
+                    pass.set_bind_group(1, &self.models, &[offset(slot)]);
+                    needle.draw(&mut pass);
+                }
+            }
         }
-        self.draw_casters(&mut pass, &offset, &self.visible_roadside);
-        if let Some(lamps) = &self.tail_lamps[usize::from(frame.pose.brake_lamps_lit)] {
+        let procedural_car = self.car_model.is_none();
+        self.draw_casters(&mut pass, &offset, &self.visible_roadside, procedural_car);
+        if let Some(lamps) = &self.tail_lamps[usize::from(frame.pose.brake_lamps_lit)]
+            && procedural_car
+        {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
             lamps.draw(&mut pass);
+        }
+        if let Some(model) = self.car_model.as_mut().filter(|_| !frame.show_cockpit) {
+            let distance = (frame.pose.position - eye).length();
+            let lod = model.lod_for(frame.height, distance, frame.view.fov_y_rad);
+            let bind = |pass: &mut wgpu::RenderPass<'_>, slot: usize| {
+                pass.set_bind_group(1, &self.models, &[offset(slot)]);
+            };
+            let wheel_slots = [0, 1, 2, 3].map(|i| SLOT_WHEEL0 + i);
+            let planes = |slot: usize| slot_planes(clip_from_world, models[slot]);
+            let slots = (SLOT_CAR_MODEL, wheel_slots);
+            model.draw(&mut pass, lod, slots, &bind, &planes);
+            if frame.pose.brake_lamps_lit {
+                pass.set_pipeline(&self.solid_pipeline);
+                pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
+                model.draw_brake_lamps(&mut pass);
+            }
         }
         if let Some(scene) = self.track_scene.as_mut() {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_TRACK)]);
@@ -712,19 +755,20 @@ impl SceneRenderer {
     }
 
     /// Track objects, the roadside's `roadside_ranges` (unless an imported scene, which has
-    /// its own walls, replaces the generated ground), body and wheels: everything that casts
-    /// a shadow. The car first: it is nearest the camera.
+    /// its own walls, replaces the generated ground), body and wheels (when `car`): everything
+    /// that casts a shadow. The car first: it is nearest the camera.
     fn draw_casters(
         &self,
         pass: &mut wgpu::RenderPass<'_>,
         offset: &impl Fn(usize) -> u32,
         roadside_ranges: &[(u32, u32)],
+        car: bool,
     ) {
-        if let Some(body) = &self.body {
+        if let Some(body) = self.body.as_ref().filter(|_| car) {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
             body.draw(pass);
         }
-        for i in 0..4 {
+        for i in (0..4).filter(|_| car) {
             if let Some(wheel) = &self.wheels[i / 2] {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_WHEEL0 + i)]);
                 wheel.draw(pass);
@@ -745,58 +789,4 @@ impl SceneRenderer {
 #[allow(clippy::cast_possible_truncation)]
 fn relative(p: DVec3, eye: DVec3) -> Vec3 {
     (p - eye).as_vec3()
-}
-
-/// The sun's orthographic `clip_from_world` (camera-relative) for a square of
-/// `SHADOW_HALF_EXTENT_M` around `centre`, snapped to whole texels so the shadows do not
-/// shimmer as the car moves.
-fn light_matrix(sun_dir: Vec3, centre: Vec3, shadow_size: u32) -> Mat4 {
-    let distance = 150.0;
-    let view = glam::camera::rh::view::look_at_mat4(centre + sun_dir * distance, centre, Vec3::Z);
-    let half = SHADOW_HALF_EXTENT_M;
-    let projection = glam::camera::rh::proj::directx::orthographic(
-        -half,
-        half,
-        -half,
-        half,
-        1.0,
-        2.0 * distance,
-    );
-    let clip = projection * view;
-    // Snap the projected centre to the texel grid.
-    let texel = 2.0 / shadow_size.max(1) as f32;
-    let c = clip * centre.extend(1.0);
-    let snap = Vec3::new(
-        (c.x / texel).round() * texel - c.x,
-        (c.y / texel).round() * texel - c.y,
-        0.0,
-    );
-    Mat4::from_translation(snap) * clip
-}
-
-/// Splits the track mesh into ground (surfaces, markings, far plane: no shadows cast) and
-/// objects (matte vertex-coloured props, which cast shadows).
-fn split_props(mesh: &MeshBuilder) -> (MeshBuilder, MeshBuilder) {
-    let mut ground = MeshBuilder::new();
-    let mut props = MeshBuilder::new();
-    for tri in mesh.vertices.chunks_exact(3) {
-        if tri[0].material == crate::mesh::material::MATTE {
-            props.vertices.extend_from_slice(tri);
-        } else {
-            ground.vertices.extend_from_slice(tri);
-        }
-    }
-    (ground, props)
-}
-
-/// Checks a frame size against the device.
-///
-/// # Errors
-/// [`RenderError::BadSize`] for a zero side or one beyond the device's limit.
-pub fn check_size(device: &wgpu::Device, width: u32, height: u32) -> Result<(), RenderError> {
-    let max = device.limits().max_texture_dimension_2d;
-    if width == 0 || height == 0 || width > max || height > max {
-        return Err(RenderError::BadSize { width, height, max });
-    }
-    Ok(())
 }

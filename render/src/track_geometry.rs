@@ -270,3 +270,18 @@ fn frustum(mesh: &mut MeshBuilder, z0: f32, z1: f32, r0: f32, r1: f32, color: [f
         );
     }
 }
+
+/// Splits the track mesh into ground (surfaces, markings, far plane: no shadows cast) and
+/// objects (matte vertex-coloured props, which cast shadows).
+pub(crate) fn split_props(mesh: &MeshBuilder) -> (MeshBuilder, MeshBuilder) {
+    let mut ground = MeshBuilder::new();
+    let mut props = MeshBuilder::new();
+    for tri in mesh.vertices.chunks_exact(3) {
+        if tri[0].material == crate::mesh::material::MATTE {
+            props.vertices.extend_from_slice(tri);
+        } else {
+            ground.vertices.extend_from_slice(tri);
+        }
+    }
+    (ground, props)
+}

@@ -16,7 +16,8 @@ fn factor(name: &str) -> Option<f64> {
         "h" | "hour" | "hours" => 3600.0,
         "day" | "days" => 86_400.0,
         "km" | "kPa" => 1000.0,
-        "mm" => 0.001,
+        // The litre is 1 dm³ (the car files' fuel tanks: `unit="l"`).
+        "mm" | "l" => 0.001,
         "cm" | "percent" | "%" => 0.01,
         "in" | "inch" | "inches" => 0.0254,
         "lbs" | "lb" => 0.453_592_37,
@@ -86,6 +87,7 @@ mod tests {
         assert!(close(to_si("mm", 20.0).unwrap(), 0.02));
         assert!(close(to_si("hour", 1.0).unwrap(), 3600.0));
         assert!(close(to_si("m", 7.0).unwrap(), 7.0));
+        assert!(close(to_si("l", 50.0).unwrap(), 0.05));
         assert!(close(to_si("", 7.0).unwrap(), 7.0));
         // 100 km/h = 27.78 m/s; 9.81 m/s2 stays.
         assert!(close(to_si("km/h", 100.0).unwrap(), 100_000.0 / 3600.0));

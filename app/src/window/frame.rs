@@ -363,5 +363,8 @@ fn ghost_pose(sample: &gripline_sim::laps::LapSample) -> gripline_render::pose::
         }),
         steering_wheel_rad: sample.steering_wheel_rad,
         brake_lamps_lit: sample.brake > gripline_render::pose::BRAKE_LAMP_PEDAL,
+        // The ghost has no cockpit: its instruments are never drawn.
+        engine_rpm: 0.0,
+        speed_m_per_s: 0.0,
     }
 }

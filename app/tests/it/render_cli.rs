@@ -43,9 +43,11 @@ fn renders_a_frame_after_driving_and_says_where_the_car_is() {
         output.status.success(),
         "stdout:\n{stdout}\nstderr:\n{stderr}"
     );
-    // The report line: "<file>: 320x180 Chase camera, t = 3.000 s, speed S km/h".
+    // The report line: "<file>: 320x180 Chase camera, t = 3.000 s, speed S km/h; CAR".
     assert!(stdout.contains("320x180"), "{stdout}");
     assert!(stdout.contains("t = 3.000 s"), "{stdout}");
+    // The shipped car names no model: the generated body is what was drawn.
+    assert!(stdout.contains("; procedural body"), "{stdout}");
     let speed: f64 = stdout
         .split("speed ")
         .nth(1)

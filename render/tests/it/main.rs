@@ -3,6 +3,7 @@
 
 mod common;
 
+mod car_model;
 mod golden;
 mod roadside;
 mod roadside_placement;
