@@ -4,12 +4,16 @@
 //! in/inch/inches, mm, cm, km (to m); deg (to rad); h/hour/hours, day/days (to s); lb/lbs,
 //! slug/slugs (to kg); `kPa`, `MPa`, psi/PSI (to Pa); rpm/RPM (to rad/s); percent/% (divided by
 //! 100); N and lbf (to N). TORCS ignores a name it does not know; here it is an error, so that
-//! a misspelt unit does not silently scale a value.
+//! a misspelt unit does not silently scale a value. Two names of its car files that TORCS does
+//! not know are accepted as TORCS reads them: `l` (litres of fuel, a number TORCS then uses as
+//! kilograms; factor 1) and `ch` (metric horsepower, 735.49875 W; no simulation reads it).
 
 /// Factor from one unit name to SI, `None` for an unknown name.
 fn factor(name: &str) -> Option<f64> {
     Some(match name {
-        "" | "m" | "kg" | "s" | "rad" | "Pa" | "N" => 1.0,
+        // Car files: TORCS keeps the number of an unknown name, so a tank of 94 `l` is 94 kg
+        // of fuel to its simulation (`simuv2/car.cpp`).
+        "" | "m" | "kg" | "s" | "rad" | "Pa" | "N" | "l" => 1.0,
         // TORCS writes 0.304801; the international foot is exactly 0.3048 m.
         "feet" | "ft" => 0.3048,
         "deg" => std::f64::consts::PI / 180.0,
@@ -25,6 +29,7 @@ fn factor(name: &str) -> Option<f64> {
         "PSI" | "psi" => 6894.757,
         "rpm" | "RPM" => std::f64::consts::PI / 30.0,
         "lbf" => 4.448_221_6,
+        "ch" => 735.498_75,
         _ => return None,
     })
 }
@@ -91,6 +96,9 @@ mod tests {
         assert!(close(to_si("km/h", 100.0).unwrap(), 100_000.0 / 3600.0));
         assert!(close(to_si("m/s2", 9.81).unwrap(), 9.81));
         assert!(close(to_si("lbf.in", 1.0).unwrap(), 4.448_221_6 * 0.0254));
+        // Car files: litres kept as TORCS keeps them, metric horsepower in watts.
+        assert!(close(to_si("l", 94.0).unwrap(), 94.0));
+        assert!(close(to_si("ch", 1.0).unwrap(), 735.498_75));
         let err = to_si("furlong", 1.0).unwrap_err();
         assert!(err.contains("unknown unit 'furlong'"), "{err}");
     }
