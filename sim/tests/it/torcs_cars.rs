@@ -391,8 +391,8 @@ const LAUNCH_OPEN: [&str; 4] = ["baja-bug", "buggy", "car1-stock2", "car1-trb3"]
 /// the two with the most downforce (over three times their weight at 300 km/h) stay 7 % below
 /// it. At `car1-ow1`'s top speed its wheels carry 26.5 kN of the 29.4 kN of weight and
 /// downforce: the body rests on the road (TORCS's rigid packers became a progressive bump stop
-/// at the same travel), and its sliding friction is about the missing 1.2 kN of drive.
-/// Printed, not asserted.
+/// at the same travel) after the tyres' deflection (TORCS's wheel is rigid), and its sliding
+/// friction is about the missing 1.2 kN of drive. Printed, not asserted.
 const TOP_SPEED_OPEN: [&str; 2] = ["car1-ow1", "car1-stock1"];
 
 /// One headless scenario run of `car`; its summary's metrics.
