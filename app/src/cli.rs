@@ -22,7 +22,8 @@ pub struct Cli {
 #[derive(Clone, Debug, Default, Args)]
 #[allow(clippy::struct_excessive_bools)] // independent switches of the command line
 pub struct WindowArgs {
-    /// Vehicle file or shipped vehicle name; default: the settings' choice (corvette-c5).
+    /// Vehicle file, shipped vehicle name or installed TORCS car (`torcs:NAME`); default: the
+    /// settings' choice (corvette-c5).
     #[arg(long)]
     pub vehicle: Option<String>,
 
@@ -232,7 +233,7 @@ pub enum CameraArg {
 /// Arguments of `gripline render`.
 #[derive(Debug, Args)]
 pub struct RenderArgs {
-    /// Vehicle file or shipped vehicle name.
+    /// Vehicle file, shipped vehicle name or installed TORCS car (`torcs:NAME`).
     #[arg(long, default_value = "corvette-c5")]
     pub vehicle: String,
 
@@ -358,7 +359,8 @@ pub enum KnownFormat {
 /// Arguments of `gripline headless`.
 #[derive(Debug, Args)]
 pub struct HeadlessArgs {
-    /// Vehicle file, or the name of a shipped vehicle (e.g. `corvette-c5`).
+    /// Vehicle file, the name of a shipped vehicle (e.g. `corvette-c5`) or an installed TORCS car
+    /// (`torcs:car1-trb1`).
     #[arg(long)]
     pub vehicle: String,
 

@@ -119,8 +119,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
 /// `None` when it names none. A model that cannot be loaded is a warning, and the procedural
 /// body is drawn.
 fn load_car_model(vehicle: &str, visual: &VehicleVisual) -> Option<CarModel> {
-    let path = gripline_formats::assets::resolve_vehicle(vehicle)
-        .and_then(|p| gripline_formats::vehicle_file::load_vehicle(&p))
+    let path = gripline_torcs::car::load::load_any_vehicle(vehicle)
         .ok()?
         .model?;
     match CarModel::load(&path, visual) {

@@ -22,9 +22,7 @@ use std::thread::JoinHandle;
 
 use anyhow::{Context, Result};
 use glam::{DVec2, DVec3};
-use gripline_formats::assets;
 use gripline_formats::setup_file::load_setup_or_default;
-use gripline_formats::vehicle_file::load_vehicle;
 use gripline_formats::vehicle_sound::SoundParams;
 use gripline_physics::STEP_S;
 use gripline_physics::controls::Controls;
@@ -568,8 +566,8 @@ pub struct LoadedCar {
 /// # Errors
 /// The vehicle file's or its tyres' problems; a set-up that makes the car invalid.
 pub fn load_car(vehicle: &str, setup: Option<&FilePath>) -> Result<LoadedCar> {
-    let path = assets::resolve_vehicle(vehicle)?;
-    let mut loaded = load_vehicle(&path)?;
+    // A shipped name, a vehicle file, a TORCS car file or an installed TORCS car (`torcs:NAME`).
+    let mut loaded = gripline_torcs::car::load::load_any_vehicle(vehicle)?;
     let mut warnings: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
     let mut setup_identity = None;
     if let Some(file) = setup {

@@ -1,4 +1,4 @@
-//! Why a TORCS track could not be read. Every variant names the file.
+//! Why a TORCS track or car could not be read. Every variant names the file.
 
 use std::path::PathBuf;
 
@@ -56,6 +56,15 @@ pub enum TorcsError {
         /// The file.
         path: PathBuf,
         /// What is wrong, with the section or segment concerned.
+        message: String,
+    },
+    /// A car's description (its file merged with its category's) is incomplete or gives a
+    /// figure Gripline cannot use.
+    #[error("{path}: {message}")]
+    Car {
+        /// The car file.
+        path: PathBuf,
+        /// What is wrong, with the section and attribute concerned.
         message: String,
     },
     /// The track's scene model (`.acc` / `.ac`) is malformed.

@@ -17,8 +17,13 @@
 //! work on it; its scene for the renderer; the installed tracks; and
 //! [`track::load`], which loads any track a drive names: a Gripline track file, a TORCS
 //! track file, or an installed TORCS track (`torcs:NAME`).
+//!
+//! Cars ([`car`]): a car file merged over its category's and mapped onto Gripline's vehicle
+//! parameters and tyres; the installed cars; and [`car::load::load_any_vehicle`], which
+//! loads any vehicle a drive names (`torcs:NAME` included).
 
 pub mod ac3d;
+pub mod car;
 pub mod error;
 pub mod image;
 pub mod params;
@@ -28,6 +33,8 @@ pub mod track;
 pub mod units;
 pub mod xml;
 
+#[cfg(test)]
+mod car_tests;
 #[cfg(test)]
 mod scene_tests;
 #[cfg(test)]

@@ -4,20 +4,23 @@
 //! in/inch/inches, mm, cm, km (to m); deg (to rad); h/hour/hours, day/days (to s); lb/lbs,
 //! slug/slugs (to kg); `kPa`, `MPa`, psi/PSI (to Pa); rpm/RPM (to rad/s); percent/% (divided by
 //! 100); N and lbf (to N). TORCS ignores a name it does not know; here it is an error, so that
-//! a misspelt unit does not silently scale a value.
+//! a misspelt unit does not silently scale a value. Two names of its car files that TORCS does
+//! not know are accepted as TORCS reads them: `l` (litres of fuel, a number TORCS then uses as
+//! kilograms; factor 1) and `ch` (metric horsepower, 735.49875 W; no simulation reads it).
 
 /// Factor from one unit name to SI, `None` for an unknown name.
 fn factor(name: &str) -> Option<f64> {
     Some(match name {
-        "" | "m" | "kg" | "s" | "rad" | "Pa" | "N" => 1.0,
+        // Car files: TORCS keeps the number of an unknown name, so a tank of 94 `l` is 94 kg
+        // of fuel to its simulation (`simuv2/car.cpp`).
+        "" | "m" | "kg" | "s" | "rad" | "Pa" | "N" | "l" => 1.0,
         // TORCS writes 0.304801; the international foot is exactly 0.3048 m.
         "feet" | "ft" => 0.3048,
         "deg" => std::f64::consts::PI / 180.0,
         "h" | "hour" | "hours" => 3600.0,
         "day" | "days" => 86_400.0,
         "km" | "kPa" => 1000.0,
-        // The litre is 1 dm³ (the car files' fuel tanks: `unit="l"`).
-        "mm" | "l" => 0.001,
+        "mm" => 0.001,
         "cm" | "percent" | "%" => 0.01,
         "in" | "inch" | "inches" => 0.0254,
         "lbs" | "lb" => 0.453_592_37,
@@ -26,6 +29,7 @@ fn factor(name: &str) -> Option<f64> {
         "PSI" | "psi" => 6894.757,
         "rpm" | "RPM" => std::f64::consts::PI / 30.0,
         "lbf" => 4.448_221_6,
+        "ch" => 735.498_75,
         _ => return None,
     })
 }
@@ -87,12 +91,14 @@ mod tests {
         assert!(close(to_si("mm", 20.0).unwrap(), 0.02));
         assert!(close(to_si("hour", 1.0).unwrap(), 3600.0));
         assert!(close(to_si("m", 7.0).unwrap(), 7.0));
-        assert!(close(to_si("l", 50.0).unwrap(), 0.05));
         assert!(close(to_si("", 7.0).unwrap(), 7.0));
         // 100 km/h = 27.78 m/s; 9.81 m/s2 stays.
         assert!(close(to_si("km/h", 100.0).unwrap(), 100_000.0 / 3600.0));
         assert!(close(to_si("m/s2", 9.81).unwrap(), 9.81));
         assert!(close(to_si("lbf.in", 1.0).unwrap(), 4.448_221_6 * 0.0254));
+        // Car files: litres kept as TORCS keeps them, metric horsepower in watts.
+        assert!(close(to_si("l", 94.0).unwrap(), 94.0));
+        assert!(close(to_si("ch", 1.0).unwrap(), 735.498_75));
         let err = to_si("furlong", 1.0).unwrap_err();
         assert!(err.contains("unknown unit 'furlong'"), "{err}");
     }

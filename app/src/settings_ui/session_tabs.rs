@@ -30,6 +30,22 @@ pub fn track_names() -> Vec<String> {
     names
 }
 
+/// Every vehicle the session can load: the shipped ones, then the installed TORCS / Speed
+/// Dreams cars as `torcs:NAME` (by name).
+pub fn vehicle_names() -> Vec<String> {
+    let mut names = asset_names("vehicles");
+    names.extend(torcs_car_names(
+        &gripline_torcs::car::discover::installed_cars(),
+    ));
+    names
+}
+
+fn torcs_car_names(cars: &[gripline_torcs::car::discover::InstalledCar]) -> Vec<String> {
+    cars.iter()
+        .map(|c| format!("{}{}", gripline_torcs::car::load::VEHICLE_PREFIX, c.name))
+        .collect()
+}
+
 fn torcs_names(tracks: &[gripline_torcs::track::discover::InstalledTrack]) -> Vec<String> {
     tracks
         .iter()
@@ -258,6 +274,34 @@ mod tests {
         assert!(names.iter().any(|t| t == "circuit"), "{names:?}");
         for name in names.iter().filter(|n| n.starts_with("torcs:")) {
             let path = gripline_torcs::track::load::resolve_any_track(name).expect("resolves");
+            assert!(path.is_file(), "{name}: {}", path.display());
+        }
+    }
+
+    /// Installed TORCS cars are offered by the name `--vehicle` takes (TORCS's
+    /// `cars/NAME/NAME.xml` and Speed Dreams's `cars/models/NAME/NAME.xml`), and each one the
+    /// list offers resolves to its car file.
+    #[test]
+    fn installed_torcs_cars_are_listed_by_the_name_the_loader_takes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for folder in ["cars/sedan", "cars/models/coupe"] {
+            let car = dir.path().join(folder);
+            std::fs::create_dir_all(&car).expect("dir");
+            let name = car
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .into_owned();
+            std::fs::write(car.join(format!("{name}.xml")), "<params/>").expect("xml");
+        }
+        // A folder without its car file is not a car.
+        std::fs::create_dir_all(dir.path().join("cars/empty")).expect("dir");
+        let found = gripline_torcs::car::discover::cars_in(&[dir.path().to_owned()]);
+        assert_eq!(torcs_car_names(&found), ["torcs:coupe", "torcs:sedan"]);
+        let names = vehicle_names();
+        assert!(names.iter().any(|v| v == "corvette-c5"), "{names:?}");
+        for name in names.iter().filter(|n| n.starts_with("torcs:")) {
+            let path = gripline_torcs::car::load::resolve_any_vehicle(name).expect("resolves");
             assert!(path.is_file(), "{name}: {}", path.display());
         }
     }

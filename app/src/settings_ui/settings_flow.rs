@@ -105,7 +105,7 @@ impl SettingsFlow {
             store,
             screen: None,
             live,
-            vehicles: session_tabs::asset_names("vehicles"),
+            vehicles: session_tabs::vehicle_names(),
             tracks: session_tabs::track_names(),
             automatic_quality: None,
             audio_devices: Vec::new(),
@@ -137,9 +137,8 @@ impl SettingsFlow {
         screen.set_auto_gain_proposal(self.auto_gain_proposal);
         self.audio_devices = gripline_audio::output::output_device_names();
         let car = self.current.0.clone();
-        let garage = gripline_formats::assets::resolve_vehicle(&car)
+        let garage = gripline_torcs::car::load::load_any_vehicle(&car)
             .ok()
-            .and_then(|path| gripline_formats::vehicle_file::load_vehicle(&path).ok())
             .map(|loaded| {
                 let name = self.settings.session.setups.get(&car).cloned();
                 garage_tab::Garage::open(&car, &loaded, self.data_dir(), name.as_deref())

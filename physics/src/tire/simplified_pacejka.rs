@@ -198,6 +198,13 @@ pub struct SimplifiedPacejka {
     /// it.
     #[serde(default)]
     pub load_sensitivity: Option<LoadSensitivity>,
+    /// How the load factor acts. `false` (the default): as the road's friction does, scaling
+    /// the peak and the slip at the peak, so the stiffness at zero slip does not change.
+    /// `true`: TORCS's law (`simuv2/wheel.cpp`, which multiplies the whole curve by it): the
+    /// force at every slip, the stiffness included, scales with the load factor and the peak
+    /// stays at its slip. The road's friction acts as it does by default either way.
+    #[serde(default)]
+    pub load_factor_scales_stiffness: bool,
 }
 
 impl Default for SimplifiedPacejka {
@@ -220,6 +227,7 @@ impl Default for SimplifiedPacejka {
             },
             initial_trail_m: 0.025,
             sliding_slip_angle_rad: None,
+            load_factor_scales_stiffness: false,
         }
     }
 }
@@ -239,13 +247,20 @@ impl TireModel for SimplifiedPacejka {
         if fz == 0.0 {
             return TireOutput::default();
         }
-        let mut out = TireOutput {
-            slip_stiffness: Some(self.longitudinal.stiffness_per_load() * fz),
-            cornering_stiffness: Some(-self.lateral.stiffness_per_load() * fz),
-            ..TireOutput::default()
-        };
         let scale =
             friction_scale(input.mu_scale) * load_factor(self.load_sensitivity.as_ref(), input.fz);
+        // The factor on the slips: the whole scale, or only the road's under TORCS's law.
+        let (slip_scale, stiffness_scale) = if self.load_factor_scales_stiffness {
+            let road = friction_scale(input.mu_scale);
+            (road, if road > 0.0 { scale / road } else { 1.0 })
+        } else {
+            (scale, 1.0)
+        };
+        let mut out = TireOutput {
+            slip_stiffness: Some(self.longitudinal.stiffness_per_load() * fz * stiffness_scale),
+            cornering_stiffness: Some(-self.lateral.stiffness_per_load() * fz * stiffness_scale),
+            ..TireOutput::default()
+        };
         if scale < MIN_FRICTION_SCALE {
             return out;
         }
@@ -263,8 +278,8 @@ impl TireModel for SimplifiedPacejka {
         // Peak arguments u = B s at the peak; slips normalised by the (friction-scaled) peak slip.
         let ux = self.longitudinal.peak_argument();
         let uy = self.lateral.peak_argument();
-        let sx = kappa * self.longitudinal.b / (ux * scale);
-        let sy = alpha * self.lateral.b / (uy * scale);
+        let sx = kappa * self.longitudinal.b / (ux * slip_scale);
+        let sy = alpha * self.lateral.b / (uy * slip_scale);
         let rho = sx.hypot(sy);
         if rho.is_nan() || rho <= 0.0 {
             return out;
@@ -276,11 +291,11 @@ impl TireModel for SimplifiedPacejka {
         out.fy = -fy_mag * (sy / rho);
 
         // Trail at the equivalent slip angle, with the sliding angle scaled by the friction.
-        let alpha_peak = uy / self.lateral.b * scale;
+        let alpha_peak = uy / self.lateral.b * slip_scale;
         let alpha_equivalent = (rho_eval * alpha_peak).min(FRAC_PI_2);
         let trail = PneumaticTrail {
             initial_trail_m: self.initial_trail_m,
-            sliding_slip_angle_rad: (self.sliding_slip_angle().tan() * scale).atan(),
+            sliding_slip_angle_rad: (self.sliding_slip_angle().tan() * slip_scale).atan(),
         };
         out.mz = trail.aligning_moment(out.fy, alpha_equivalent);
         out
@@ -315,6 +330,61 @@ mod tests {
 
     fn close(a: f64, b: f64, tol: f64) -> bool {
         (a - b).abs() <= tol * a.abs().max(b.abs()).max(1.0)
+    }
+
+    /// TORCS's load law multiplies the whole curve: at any slip the force is the factor times
+    /// the curve at that slip (so the stiffness scales too), while the default law keeps the
+    /// stiffness and moves the peak slip; the road's friction acts the default way in both.
+    #[test]
+    fn torcs_load_law_scales_the_force_at_every_slip() {
+        let law = LoadSensitivity {
+            max_factor: 1.6,
+            min_factor: 0.8,
+            reference_load_n: 4000.0,
+        };
+        let default_law = SimplifiedPacejka {
+            load_sensitivity: Some(law),
+            ..SimplifiedPacejka::default()
+        };
+        let torcs = SimplifiedPacejka {
+            load_factor_scales_stiffness: true,
+            ..default_law.clone()
+        };
+        let plain = SimplifiedPacejka::default();
+        for fz in [1500.0, 4000.0, 9000.0] {
+            let factor = law.factor(fz);
+            for kappa in [0.01, 0.05, 0.1, 0.3] {
+                let want = factor * plain.evaluate(&input(fz, kappa, 0.0)).fx;
+                let got = torcs.evaluate(&input(fz, kappa, 0.0)).fx;
+                assert!(
+                    close(got, want, 1e-12),
+                    "{fz} N, {kappa}: {got} against {want}"
+                );
+            }
+            let stiffness = torcs.evaluate(&input(fz, 0.0, 0.001)).cornering_stiffness;
+            let want = -factor * plain.lateral.stiffness_per_load() * fz;
+            assert!(close(stiffness.unwrap(), want, 1e-12));
+            // The default law leaves the stiffness alone.
+            let own = default_law
+                .evaluate(&input(fz, 0.0, 0.001))
+                .cornering_stiffness;
+            assert!(close(
+                own.unwrap(),
+                -plain.lateral.stiffness_per_load() * fz,
+                1e-12
+            ));
+        }
+        // On a road of half the friction the peak moves to half the slip under either law.
+        let half = |t: &SimplifiedPacejka, kappa: f64| {
+            t.evaluate(&TireInput {
+                mu_scale: 0.5,
+                ..input(4000.0, kappa, 0.0)
+            })
+            .fx
+        };
+        let peak = torcs.longitudinal.peak_slip();
+        assert!(half(&torcs, 0.5 * peak) > half(&torcs, 0.4 * peak));
+        assert!(half(&torcs, 0.5 * peak) > half(&torcs, 0.6 * peak));
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod replay;
 mod run_length;
 mod setup_effects;
 mod telemetry_out;
+mod torcs_cars;
 mod torcs_laps;
 mod tyre_thermal;
 mod wall_clearance;
