@@ -14,6 +14,8 @@
 //!   collides with, the edges of the road and run-off at each sample ([`SampleEdges`]), and
 //!   the layout's rules for roadside furniture ([`RoadsideRules`]: braking boards, trees,
 //!   buildings), which the renderer places.
+//! - A layout's [`BoundarySpec`] (in [`boundary`]) closes the world: terrain round
+//!   everything built, out to a margin, under a wall that no car passes.
 //!
 //! Conventions: world frame right-handed, z up; x east, y north. Headings are measured
 //! counter-clockwise from east. Banking is a rotation of the road's cross-section about the
@@ -21,6 +23,8 @@
 
 pub mod barrier;
 pub mod barrier_spec;
+pub mod boundary;
+pub mod boundary_spec;
 mod build;
 mod build_sections;
 pub mod centre_line;
@@ -34,6 +38,8 @@ pub mod side;
 #[cfg(test)]
 mod barrier_tests;
 #[cfg(test)]
+mod boundary_tests;
+#[cfg(test)]
 mod tests;
 
 use glam::DVec3;
@@ -43,6 +49,7 @@ use crate::validate::Violations;
 
 pub use barrier::Barrier;
 pub use barrier_spec::{BarrierKind, BarrierPlacement, BarrierSpec};
+pub use boundary_spec::BoundarySpec;
 pub use centre_line::{CentreLine, CentreLineSample, Projection};
 pub use cross_section::{CrossSection, SideBand};
 pub use layout::{
@@ -126,7 +133,8 @@ pub struct TrackMesh {
     pub objects: Vec<PlacedObject>,
     /// Named references, resolved onto the ground.
     pub references: Vec<NamedReference>,
-    /// Barriers and walls along the road, as polylines with their heights (for drawing).
+    /// Barriers and walls along the road, and the boundary wall round the world when the
+    /// layout has one, as polylines with their heights (for drawing).
     pub barriers: Vec<Barrier>,
     /// The barriers as collision geometry for the car body.
     pub walls: Walls,

@@ -5,6 +5,7 @@
 mod support;
 
 mod automatic_gearbox;
+mod closed_world;
 mod ffb_car_normalisation;
 mod ffb_direction_check;
 mod ffb_runaway;
@@ -13,6 +14,7 @@ mod ground_coherence;
 mod laps;
 mod realtime_core;
 mod realtime_thread;
+mod recovery;
 mod replay;
 mod run_length;
 mod setup_effects;
