@@ -77,6 +77,8 @@ fn the_terrain_lies_under_the_built_ground_and_fills_the_rest_out_to_the_wall() 
     // The grid spans the rectangle exactly (rounding of the cell steps only).
     assert!((wall_lo - lo).abs().max_element() < 1e-9, "{wall_lo} {lo}");
     assert!((wall_hi - hi).abs().max_element() < 1e-9, "{wall_hi} {hi}");
+    assert_eq!(closed.terrain_first_triangle, open.ground.triangle_count());
+    assert_eq!(open.terrain_first_triangle, open.ground.triangle_count());
     assert_eq!(
         closed.walls.segments().len(),
         open.walls.segments().len() + wall.points.len()

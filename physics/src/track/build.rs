@@ -75,6 +75,7 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
         pad_mesh(&pad.shape, pad.surface, &mut data)?;
     }
     let mut barriers = build_barriers(layout, &centre_line, &sources, &data.edges);
+    let terrain_first_triangle = data.triangles.len();
     if let Some(spec) = &layout.boundary
         && let Some(closure) = close(spec, &data.vertices, &data.triangles)
     {
@@ -103,6 +104,7 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
         references,
         barriers,
         walls,
+        terrain_first_triangle,
         edges,
         roadside_rules: RoadsideRules::of(layout),
     })

@@ -138,6 +138,9 @@ pub struct TrackMesh {
     pub barriers: Vec<Barrier>,
     /// The barriers as collision geometry for the car body.
     pub walls: Walls,
+    /// The index of the first triangle of `ground` that belongs to the boundary's terrain
+    /// (the terrain runs to the end); the triangle count when there is no boundary.
+    pub terrain_first_triangle: usize,
     /// The road's and the run-off's edges at each centre-line sample, in the samples'
     /// order; empty when the build did not record one per sample.
     pub edges: Vec<SampleEdges>,
