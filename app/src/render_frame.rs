@@ -57,9 +57,8 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     }
     for _ in 0..ticks {
         let controls = session.autopilot_controls().unwrap_or_default();
-        if !session.step(&controls) {
-            session.reset();
-        }
+        // A car upside down, stuck or out of the world is recovered by the step itself.
+        session.step(&controls);
         spin.advance(session.snapshot(), session.step_s());
     }
     let snapshot = session.snapshot();

@@ -25,6 +25,7 @@ use gripline_sim::observer::ObserverGroup;
 use gripline_sim::realtime::{
     Command, Interpolator, KeyboardSender, SimConfig, SimEvent, SimHandle, SimStats, SimThread,
 };
+use gripline_sim::recovery::{Recovery, RecoveryReason};
 use gripline_sim::session::{Session, SessionLoader};
 use gripline_sim::telemetry_out::{TelemetrySender, TelemetryTargets};
 use gripline_torcs::track::scene_file::TrackScene;
@@ -397,8 +398,8 @@ impl Drive {
                 // Dropped here, off the sim thread.
                 SimEvent::Retired(retired) => drop(retired),
                 SimEvent::NextCamera => events.push(DriveEvent::NextCamera),
-                SimEvent::CarRecovered => {
-                    events.push(DriveEvent::Notice("Car recovered to the start".to_owned()));
+                SimEvent::CarRecovered(recovery) => {
+                    events.push(DriveEvent::Notice(recovery_notice(&recovery)));
                 }
                 SimEvent::ObserverFailed(error) => {
                     let text = format!("Sound and telemetry out stopped: {error:#}");
@@ -609,5 +610,16 @@ fn input_notice_text(notice: InputNotice) -> String {
         InputNotice::TooManyDevices { .. } => {
             "Too many input devices: the newest one is ignored".to_owned()
         }
+    }
+}
+
+/// The line the driver sees when the car was put back on the road.
+fn recovery_notice(recovery: &Recovery) -> String {
+    match recovery.reason {
+        RecoveryReason::Requested => "Car reset: back on the road, at rest".to_owned(),
+        reason => format!(
+            "Car recovered ({}): back on the road, at rest",
+            reason.describe()
+        ),
     }
 }

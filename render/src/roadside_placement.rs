@@ -99,17 +99,22 @@ fn horizontal(v: DVec3) -> Option<DVec3> {
     DVec3::new(v.x, v.y, 0.0).try_normalize()
 }
 
-/// Whether any ground of the track lies under `p` or within `reach` of it horizontally.
-fn over_ground(ground: &TriangleMesh, p: DVec3, reach: f64) -> bool {
+/// Whether any ground of the track lies under `p` or within `reach` of it horizontally: any
+/// of `ground`'s first `built` triangles (the rest are the terrain round a closed track,
+/// which trees stand on).
+fn over_ground(ground: &TriangleMesh, built: usize, p: DVec3, reach: f64) -> bool {
     let top = ground.bounds().1.z + 10.0;
+    let depth = top - ground.bounds().0.z + 10.0;
     let mut probes = vec![(0.0, 0.0)];
     for k in 0..8 {
         let a = std::f64::consts::TAU * f64::from(k) / 8.0;
         probes.push((reach * a.cos(), reach * a.sin()));
     }
-    probes
-        .iter()
-        .any(|(dx, dy)| ground.height_below(p.x + dx, p.y + dy, top).is_some())
+    probes.iter().any(|(dx, dy)| {
+        ground
+            .ray_cast_triangle(DVec3::new(p.x + dx, p.y + dy, top), -DVec3::Z, depth)
+            .is_some_and(|(triangle, _)| triangle < built)
+    })
 }
 
 /// The outer edge of the run-off on `side` of sample `i` and the horizontal outward unit
@@ -252,6 +257,7 @@ fn trees(
     centre_line: &CentreLine,
     edges: &[SampleEdges],
     ground: &TriangleMesh,
+    built: usize,
     spacing_m: f64,
     band: (f64, f64),
     seed: u64,
@@ -286,7 +292,7 @@ fn trees(
                 };
                 let offset = station - samples[i].distance_m;
                 let position = edge + along * offset + outward * across;
-                if !position.is_finite() || over_ground(ground, position, TREE_CLEARANCE_M) {
+                if !position.is_finite() || over_ground(ground, built, position, TREE_CLEARANCE_M) {
                     continue;
                 }
                 out.push(RoadsideItem {
@@ -381,6 +387,7 @@ pub fn place_roadside(track: &TrackMesh) -> Vec<RoadsideItem> {
                 centre_line,
                 edges,
                 ground,
+                track.terrain_first_triangle,
                 *spacing_m,
                 (*band_from_m, *band_to_m),
                 *seed,

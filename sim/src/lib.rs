@@ -28,6 +28,7 @@ pub mod lap_timer;
 pub mod laps;
 pub mod observer;
 pub mod realtime;
+pub mod recovery;
 pub mod replay;
 pub mod session;
 pub mod telemetry_out;

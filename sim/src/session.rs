@@ -13,6 +13,10 @@
 //!   profile the `laps` procedure plans (0.7 g lateral, 0.7 g braking), in the automatic
 //!   gearbox.
 //! - Lap timer: on a closed centre line, from the rear axle's position (as `laps`).
+//! - Recovery: a car upside down, stuck or out of the world is put back on the road at rest
+//!   by [`Session::step`] itself (the rules and the place: [`crate::recovery`]);
+//!   [`Session::recover`] does it at once (the reset key), [`Session::reset_to_start`] puts
+//!   the car back at its start pose (a new run, a replay's or a scenario's start).
 //! - Gearbox: every session starts in the automatic gearbox, whatever the vehicle file says
 //!   (drivable from the keyboard at once); `Command::SetGearboxMode` changes it.
 
@@ -36,12 +40,10 @@ use gripline_physics::track::CentreLine;
 use gripline_physics::vehicle::{AidParams, GRAVITY, Pose, Snapshot, SteeringFeel, Vehicle};
 
 use crate::lap_timer::{LapTimer, LapTimes};
+use crate::recovery::{Recovery, RecoveryReason, RecoveryWatch, heading_of, safe_placement};
 use crate::replay::event::{JournalEvent, SessionJournal};
 use crate::replay::identity::{FileIdentity, SessionIdentity};
 use crate::world::World;
-
-/// Below this height (m) the car has left the world.
-const FLOOR_Z_M: f64 = -50.0;
 
 /// How hard the autopilot drives: the limits of its speed profile, in g.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -81,6 +83,10 @@ pub struct Session {
     /// Whether anything changed the session since it was built (a replay must start
     /// before).
     changed: bool,
+    /// The recovery rules' timers.
+    watch: RecoveryWatch,
+    /// The recovery the last step or [`Session::recover`] made, if it made one.
+    last_recovery: Option<Recovery>,
 }
 
 impl std::fmt::Debug for Session {
@@ -169,6 +175,8 @@ impl Session {
             identity,
             journal: None,
             changed: false,
+            watch: RecoveryWatch::default(),
+            last_recovery: None,
             vehicle,
             sound: SoundParams::default(),
             world,
@@ -255,7 +263,10 @@ impl Session {
             JournalEvent::Step(controls) => {
                 self.step(controls);
             }
-            JournalEvent::Reset => self.reset(),
+            JournalEvent::Reset => self.reset_to_start(),
+            JournalEvent::Recover => {
+                self.recover();
+            }
             JournalEvent::Place {
                 x_m,
                 y_m,
@@ -380,11 +391,18 @@ impl Session {
             .unwrap_or_default()
     }
 
-    /// Puts the car back at its start pose, at rest; the autopilot and the lap in progress
-    /// restart (the best lap stays). Allocation-free.
-    pub fn reset(&mut self) {
+    /// Puts the car back at its start pose, at rest, its clock at zero; the autopilot and
+    /// the lap in progress restart (the best lap stays). A new run's start; the reset key
+    /// recovers instead ([`Session::recover`]). Allocation-free.
+    pub fn reset_to_start(&mut self) {
         self.journal(&JournalEvent::Reset);
         self.vehicle.reset_to(self.start);
+        self.restart_after_move();
+    }
+
+    /// The gearbox mode, the autopilot, the lap in progress and the recovery timers after
+    /// the car was put somewhere.
+    fn restart_after_move(&mut self) {
         self.vehicle.powertrain_mut().set_mode(self.gearbox_mode);
         if let Some(driver) = &mut self.autopilot {
             driver.reset();
@@ -392,6 +410,48 @@ impl Session {
         if let Some(timer) = &mut self.lap_timer {
             timer.restart();
         }
+        self.watch.clear();
+    }
+
+    /// Puts the car back on the road at once, at the nearest safe point, at rest (the reset
+    /// key; recorded): see [`crate::recovery`]. The clock runs on; the lap in progress is
+    /// void. Allocation-free.
+    pub fn recover(&mut self) -> Recovery {
+        self.journal(&JournalEvent::Recover);
+        self.recover_for(RecoveryReason::Requested)
+    }
+
+    /// The recovery the last [`Session::step`] (or [`Session::recover`]) made, if it made one.
+    pub fn last_recovery(&self) -> Option<Recovery> {
+        self.last_recovery
+    }
+
+    /// Moves the car to the safe point nearest it (the start pose when there is none) and
+    /// restarts what follows it. Not recorded: a step's recovery follows from the step.
+    fn recover_for(&mut self, reason: RecoveryReason) -> Recovery {
+        let s = self.vehicle.snapshot();
+        let (from, time_s) = (s.position, s.time_s);
+        let line = self.world.track().map(|t| &t.mesh.centre_line);
+        let placement = if from.is_finite() {
+            safe_placement(&self.world, line, from, heading_of(s.orientation))
+        } else {
+            None
+        };
+        let pose = match placement {
+            Some(p) => self.vehicle.pose_at_rest(p.point, p.normal, p.heading_rad),
+            None => self.start,
+        };
+        self.vehicle.recover_to(pose);
+        self.restart_after_move();
+        let recovery = Recovery {
+            time_s,
+            reason,
+            from,
+            to: pose.position,
+            heading_rad: heading_of(pose.orientation),
+        };
+        self.last_recovery = Some(recovery);
+        recovery
     }
 
     /// The physics step (s): [`STEP_S`] unless [`Session::set_rate_hz`] changed it.
@@ -458,7 +518,7 @@ impl Session {
         self.start = self.vehicle.pose_at_rest(point, normal, heading);
         self.gearbox_mode = mode;
         let journal = self.journal.take();
-        self.reset();
+        self.reset_to_start();
         self.journal = journal;
         Ok(())
     }
@@ -486,21 +546,30 @@ impl Session {
             .map(|d| d.drive_projected(&view, dt, known))
     }
 
-    /// One physics tick with `controls`, then the lap timer. Returns `false` when the car has
-    /// left the world (fell below the floor, or a non-finite state): the caller resets it.
-    /// The one step of both the window's sim thread and the headless procedures.
+    /// One physics tick with `controls`, the recovery rules, then the lap timer. Returns
+    /// `false` when the car was recovered in this tick (upside down, stuck or out of the
+    /// world: [`Session::last_recovery`] says why and where it went), `true` otherwise. The
+    /// one step of both the window's sim thread and the headless procedures. Allocation-free.
     pub fn step(&mut self, controls: &Controls) -> bool {
         self.vehicle.step(controls, &self.world, self.step_s);
         self.changed = true;
-        if let Some(journal) = &mut self.journal {
-            // The controls as the vehicle applied them (sanitised by it).
-            let s = self.vehicle.snapshot();
-            journal.record(&JournalEvent::Step(s.controls), Some(s));
+        self.last_recovery = None;
+        // The controls as the vehicle applied them (sanitised by it).
+        let applied = self.vehicle.snapshot().controls;
+        let reason = self
+            .watch
+            .check(self.vehicle.snapshot(), &self.world, self.step_s);
+        if let Some(reason) = reason {
+            self.recover_for(reason);
         }
-        let s = self.vehicle.snapshot();
-        if !(s.position.is_finite() && s.orientation.is_finite()) || s.position.z < FLOOR_Z_M {
+        if let Some(journal) = &mut self.journal {
+            // The state after the recovery, if any: a replay's step recovers the same way.
+            journal.record(&JournalEvent::Step(applied), Some(self.vehicle.snapshot()));
+        }
+        if reason.is_some() {
             return false;
         }
+        let s = self.vehicle.snapshot();
         let time_s = s.time_s;
         let rear = self.rear_axle();
         if let Some(timer) = &mut self.lap_timer {

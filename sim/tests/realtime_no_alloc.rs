@@ -70,6 +70,7 @@ fn steady_state_ticks_do_not_allocate() {
         (800, Command::EnableFfb),
         (1500, Command::SetAutopilot(false)),
         (1600, Command::SetGearboxMode(GearboxMode::Sequential)),
+        (1950, Command::Recover),
         (2000, Command::Reset),
         (2100, Command::SetGearboxMode(GearboxMode::Automatic)),
         (2200, Command::SetAutopilot(true)),

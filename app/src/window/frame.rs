@@ -289,6 +289,10 @@ impl App {
         match choice {
             Some(MenuChoice::Resume) => self.send(Command::Resume),
             Some(MenuChoice::ResetCar) => {
+                self.send(Command::Recover);
+                self.send(Command::Resume);
+            }
+            Some(MenuChoice::RestartAtStart) => {
                 self.send(Command::Reset);
                 self.send(Command::Resume);
             }

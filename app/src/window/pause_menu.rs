@@ -8,8 +8,10 @@ use egui::{Align2, Color32, Context, RichText, Vec2};
 pub enum MenuChoice {
     /// Back to driving.
     Resume,
-    /// Put the car back at the start, at rest.
+    /// Put the car back on the road at the nearest safe point, at rest (as the reset key).
     ResetCar,
+    /// Put the car back at the start, at rest, its lap and clock restarted.
+    RestartAtStart,
     /// Open the lap analysis.
     LapAnalysis,
     /// Save this drive's replay.
@@ -56,6 +58,9 @@ pub fn draw(ctx: &Context, notice: Option<&str>) -> Option<MenuChoice> {
                         }
                         if button(ui, "Reset car") {
                             choice = Some(MenuChoice::ResetCar);
+                        }
+                        if button(ui, "Back to the start") {
+                            choice = Some(MenuChoice::RestartAtStart);
                         }
                         if button(ui, "Lap analysis") {
                             choice = Some(MenuChoice::LapAnalysis);

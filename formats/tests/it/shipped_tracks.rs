@@ -264,9 +264,10 @@ fn circuit_has_barriers_beyond_its_run_off_all_round() {
     use gripline_physics::track::{BarrierPlacement, Side};
     let track = load("circuit");
     let mesh = &track.mesh;
-    assert_eq!(mesh.barriers.len(), 2);
+    // The two beside the road, then the boundary wall round the world.
+    assert_eq!(mesh.barriers.len(), 3);
     let samples = mesh.centre_line.samples();
-    for b in &mesh.barriers {
+    for b in &mesh.barriers[..2] {
         assert!(b.closed);
         assert_eq!(b.spec.placement, BarrierPlacement::OuterEdge);
         assert!((b.spec.height_m - 1.0).abs() < 1e-12);
@@ -287,4 +288,48 @@ fn circuit_has_barriers_beyond_its_run_off_all_round() {
         assert!(full * 10 > 8 * samples.len(), "{full} of {}", samples.len());
     }
     assert!(mesh.walls().is_some());
+}
+
+/// Both tracks are closed: grass terrain out to 100 m beyond everything built and a 4 m
+/// wall all round it (the files' `boundary`), ground everywhere inside, none beyond.
+#[test]
+fn both_tracks_are_closed_by_a_boundary_wall() {
+    for name in ["proving-ground", "circuit"] {
+        let track = load(name);
+        let mesh = &track.mesh;
+        let wall = mesh.barriers.last().expect("the boundary wall");
+        assert!(wall.closed, "{name}");
+        assert!((wall.spec.height_m - 4.0).abs() < 1e-12, "{name}");
+        let (lo, hi) = wall.points.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+        );
+        // 100 m beyond the road's and pads' extent: the proving ground's base pad spans
+        // x -200 to 2200, y -100 to 400.
+        if name == "proving-ground" {
+            assert!(
+                (lo.x + 300.0).abs() < 1e-6 && (hi.x - 2300.0).abs() < 1e-6,
+                "{lo} {hi}"
+            );
+            assert!(
+                (lo.y + 200.0).abs() < 1e-6 && (hi.y - 500.0).abs() < 1e-6,
+                "{lo} {hi}"
+            );
+        }
+        for i in 0..=50 {
+            for j in 0..=50 {
+                let x = lo.x + 0.5 + (hi.x - lo.x - 1.0) * f64::from(i) / 50.0;
+                let y = lo.y + 0.5 + (hi.y - lo.y - 1.0) * f64::from(j) / 50.0;
+                down(mesh, x, y);
+            }
+        }
+        for (x, y) in [(lo.x - 1.0, lo.y + 10.0), (hi.x + 1.0, hi.y - 10.0)] {
+            assert!(
+                mesh.ray_cast(DVec3::new(x, y, 500.0), DVec3::NEG_Z, 1000.0)
+                    .is_none(),
+                "{name}: ground beyond the wall at ({x}, {y})"
+            );
+        }
+        assert!(mesh.walls().is_some());
+    }
 }

@@ -8,12 +8,16 @@
 //! horizontally away from the previous edge, rising or falling by its `slope_pct`. On the
 //! inside of a tight corner the bands beside the road are narrowed so that they end short of
 //! the corner's centre of curvature and do not fold over themselves.
+//!
+//! With a boundary, the terrain and its wall ([`super::boundary`]) come after the road and
+//! the pads: the terrain's triangles are appended last and lie below every built triangle.
 
 use glam::DVec3;
 
 use crate::ground::{Surface, TriangleMesh};
 
 use super::barrier::{build_barriers, walls_of};
+use super::boundary::close;
 use super::centre_line::{CentreLine, CentreLineSample};
 use super::layout::{ObjectSpec, PadShape, Reference, TrackLayout, polygon_turn_sign};
 use super::reference::{NamedReference, ReferenceGeometry};
@@ -70,7 +74,18 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
     for pad in &layout.pads {
         pad_mesh(&pad.shape, pad.surface, &mut data)?;
     }
-    let barriers = build_barriers(layout, &centre_line, &sources, &data.edges);
+    let mut barriers = build_barriers(layout, &centre_line, &sources, &data.edges);
+    let terrain_first_triangle = data.triangles.len();
+    if let Some(spec) = &layout.boundary
+        && let Some(closure) = close(spec, &data.vertices, &data.triangles)
+    {
+        data.vertices.extend(closure.vertices);
+        data.index()?;
+        data.surfaces
+            .extend(std::iter::repeat_n(spec.surface, closure.triangles.len()));
+        data.triangles.extend(closure.triangles);
+        barriers.push(closure.wall);
+    }
     let walls = walls_of(&barriers);
     let ground = TriangleMesh::new(data.vertices, data.triangles, data.surfaces)?;
     let objects = place_objects(layout, &ground)?;
@@ -90,6 +105,7 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
         references,
         barriers,
         walls,
+        terrain_first_triangle,
         edges,
         roadside_rules: RoadsideRules::of(layout),
     })

@@ -8,6 +8,7 @@ use crate::ground::Surface;
 use crate::validate::{Validate, Validator};
 
 use super::barrier_spec::BarrierSpec;
+use super::boundary_spec::BoundarySpec;
 use super::cross_section::{CrossSection, validate_cross_sections};
 use super::reference::LaneChange;
 use super::side::Side;
@@ -50,6 +51,10 @@ pub struct TrackLayout {
     /// when omitted. With `cross_sections`, barriers are given per section instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub barriers: Option<BarrierSpec>,
+    /// Terrain round everything built, out to a wall that no car can pass
+    /// ([`super::boundary`]). None when omitted: the world ends where its ground does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary: Option<BoundarySpec>,
     /// Flat or inclined areas: skidpads, tiles of test surfaces, grades, the ground around.
     #[serde(default)]
     pub pads: Vec<Pad>,
@@ -86,6 +91,7 @@ impl Default for TrackLayout {
             verge: Vec::new(),
             cross_sections: Vec::new(),
             barriers: None,
+            boundary: None,
             pads: Vec::new(),
             objects: Vec::new(),
             references: Vec::new(),
@@ -460,6 +466,9 @@ impl Validate for TrackLayout {
             if self.centre_line.is_empty() {
                 v.fail("barriers", "need a centre line to stand along");
             }
+        }
+        if let Some(boundary) = &self.boundary {
+            v.within("boundary", |v| boundary.validate(v));
         }
         v.non_negative("corner_radius_m", self.corner_radius_m);
         if let Some(kerb) = &self.kerb {

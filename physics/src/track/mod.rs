@@ -16,6 +16,8 @@
 //!   buildings), which the renderer places. An importer may add an outer ground beyond the
 //!   generated one ([`TrackMesh::outer_ground`], a TORCS scene's terrain), asked where the
 //!   generated ground has nothing.
+//! - A layout's [`BoundarySpec`] (in [`boundary`]) closes the world: terrain round
+//!   everything built, out to a margin, under a wall that no car passes.
 //!
 //! Conventions: world frame right-handed, z up; x east, y north. Headings are measured
 //! counter-clockwise from east. Banking is a rotation of the road's cross-section about the
@@ -23,6 +25,8 @@
 
 pub mod barrier;
 pub mod barrier_spec;
+pub mod boundary;
+pub mod boundary_spec;
 mod build;
 mod build_sections;
 pub mod centre_line;
@@ -36,6 +40,8 @@ pub mod side;
 #[cfg(test)]
 mod barrier_tests;
 #[cfg(test)]
+mod boundary_tests;
+#[cfg(test)]
 mod tests;
 
 use glam::DVec3;
@@ -45,6 +51,7 @@ use crate::validate::Violations;
 
 pub use barrier::Barrier;
 pub use barrier_spec::{BarrierKind, BarrierPlacement, BarrierSpec};
+pub use boundary_spec::BoundarySpec;
 pub use centre_line::{CentreLine, CentreLineSample, Projection};
 pub use cross_section::{CrossSection, SideBand};
 pub use layout::{
@@ -132,10 +139,14 @@ pub struct TrackMesh {
     pub objects: Vec<PlacedObject>,
     /// Named references, resolved onto the ground.
     pub references: Vec<NamedReference>,
-    /// Barriers and walls along the road, as polylines with their heights (for drawing).
+    /// Barriers and walls along the road, and the boundary wall round the world when the
+    /// layout has one, as polylines with their heights (for drawing).
     pub barriers: Vec<Barrier>,
     /// The barriers as collision geometry for the car body.
     pub walls: Walls,
+    /// The index of the first triangle of `ground` that belongs to the boundary's terrain
+    /// (the terrain runs to the end); the triangle count when there is no boundary.
+    pub terrain_first_triangle: usize,
     /// The road's and the run-off's edges at each centre-line sample, in the samples'
     /// order; empty when the build did not record one per sample.
     pub edges: Vec<SampleEdges>,

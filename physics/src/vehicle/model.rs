@@ -417,6 +417,15 @@ impl Vehicle {
             .write_telemetry(&self.params, &mut self.snapshot.wheels);
     }
 
+    /// As [`Vehicle::reset_to`], but the clock runs on: the car is put back at `pose`, at
+    /// rest, mid-session (a recovery), and its time stays where it was. Allocates nothing.
+    pub fn recover_to(&mut self, pose: Pose) {
+        let time_s = self.time_s;
+        self.reset_to(pose);
+        self.time_s = time_s;
+        self.snapshot.time_s = time_s;
+    }
+
     /// Sets the car moving straight ahead at `speed` (m/s, negative backwards) along its body
     /// x axis, wheels rolling freely at that speed, and the engine turning at the speed the
     /// engaged gear gives (never below idle), as if the car had been driven there.

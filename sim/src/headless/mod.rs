@@ -30,7 +30,7 @@ use crate::world::World;
 use ffb_trace::FfbTrace;
 use recorder::Recorder;
 pub use replay_run::{ReplayOptions, replay};
-use run::Run;
+pub use run::Run;
 
 /// What `gripline headless` runs (its command line, parsed by the binary).
 #[derive(Clone, Debug, Default)]
@@ -87,8 +87,8 @@ pub fn run_length(scenario: &ScenarioFile, duration: Option<f64>) -> Result<Opti
 /// Runs `gripline headless`: prints the summary (JSON) and returns it.
 ///
 /// # Errors
-/// Any problem with the files, the procedure (a missing track reference, a car that leaves
-/// the world) or the outputs, each named.
+/// Any problem with the files, the procedure (a missing track reference; in a measurement
+/// scenario, a recovery of the car) or the outputs, each named.
 pub fn run(args: &HeadlessOptions) -> Result<serde_json::Value> {
     run_observed(args, None)
 }
@@ -134,6 +134,11 @@ pub fn run_observed(
         session.set_rate_hz(rate_hz)?;
     }
     let mut sim = Run::new(session);
+    // The measurements must never include a recovery; laps and scripts count them.
+    sim.set_strict(!matches!(
+        scenario.test,
+        ScenarioTest::Script(_) | ScenarioTest::Laps(_)
+    ));
     if let Some(recorder) = recorder {
         sim.observe(Box::new(recorder))?;
     }
@@ -171,6 +176,7 @@ pub fn run_observed(
     let simulated_s = sim.simulated_s();
     let vehicle_name = sim.vehicle().params().name.clone();
     let ticks = sim.ticks;
+    let recoveries = recoveries_summary(&sim.recoveries);
     let rate_hz = 1.0 / sim.step_s();
     sim.finish()?;
     if let Some(replay) = replay {
@@ -185,6 +191,7 @@ pub fn run_observed(
         "vehicle": vehicle_name,
         "track": world_name,
         "metrics": metrics,
+        "recoveries": recoveries,
         "rate_hz": rate_hz,
         "ticks": ticks,
         "simulated_total_s": simulated_s,
@@ -198,6 +205,23 @@ pub fn run_observed(
     }
     println!("{text}");
     Ok(summary)
+}
+
+/// The summary's `recoveries`: how many, and each one's time, reason and places.
+fn recoveries_summary(recoveries: &[crate::recovery::Recovery]) -> serde_json::Value {
+    let events: Vec<serde_json::Value> = recoveries
+        .iter()
+        .map(|r| {
+            let finite = |x: f64| if x.is_finite() { Some(x) } else { None };
+            json!({
+                "t_s": r.time_s,
+                "reason": r.reason.name(),
+                "from_m": [finite(r.from.x), finite(r.from.y), finite(r.from.z)],
+                "to_m": [r.to.x, r.to.y, r.to.z],
+            })
+        })
+        .collect();
+    json!({ "count": recoveries.len(), "events": events })
 }
 
 /// Starts recording `session` (as built, before any change) to the replay file `path`, at

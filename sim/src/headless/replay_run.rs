@@ -72,11 +72,11 @@ pub fn replay(args: &ReplayOptions) -> Result<serde_json::Value> {
     }
     let started = Instant::now();
     let mut simulated_s = 0.0;
-    let mut left_world = 0u32;
-    while let Some(in_world) = player.step()? {
+    let mut recoveries = 0u32;
+    while let Some(stayed) = player.step()? {
         simulated_s += player.session().step_s();
-        if !in_world {
-            left_world += 1;
+        if !stayed {
+            recoveries += 1;
         }
         if let Some(recorder) = &mut recorder {
             let session = player.session();
@@ -109,7 +109,7 @@ pub fn replay(args: &ReplayOptions) -> Result<serde_json::Value> {
         "mismatches": player.mismatches(),
         "reproduced": diverged_at_s.is_none(),
         "diverged_at_s": diverged_at_s,
-        "left_world": left_world,
+        "recoveries": recoveries,
         "laps_completed": laps.laps_completed,
         "best_lap_s": laps.best_lap_s,
         "wall_s": wall_s,

@@ -8,6 +8,7 @@ use anyhow::{Result, bail};
 use gripline_physics::controls::Controls;
 
 use crate::observer::{ObserverGroup, TickObserver};
+use crate::recovery::Recovery;
 use crate::session::Session;
 
 /// A session stepped by a procedure, its observers following. Derefs to the [`Session`] for
@@ -17,6 +18,10 @@ pub struct Run {
     observers: ObserverGroup,
     /// Ticks stepped since the start.
     pub ticks: u64,
+    /// The recoveries so far (upside down, stuck, out of the world), in order.
+    pub recoveries: Vec<Recovery>,
+    /// Whether a recovery fails the run (a measurement: a figure must never include one).
+    strict: bool,
 }
 
 impl Run {
@@ -26,7 +31,15 @@ impl Run {
             session,
             observers: ObserverGroup(Vec::new()),
             ticks: 0,
+            recoveries: Vec::new(),
+            strict: false,
         }
+    }
+
+    /// Makes a recovery fail the run from now on (`true`: a measurement scenario), or be
+    /// counted in [`Run::recoveries`] (`false`, the default).
+    pub fn set_strict(&mut self, strict: bool) {
+        self.strict = strict;
     }
 
     /// Lets `observer` follow every tick from now on, after those already observing.
@@ -43,19 +56,27 @@ impl Run {
         Ok(())
     }
 
-    /// One physics tick with `controls` ([`Session::step`]), then the observers.
+    /// One physics tick with `controls` ([`Session::step`]), then the observers. A recovery
+    /// (the car upside down, stuck or out of the world, put back on the road) is added to
+    /// [`Run::recoveries`].
     ///
     /// # Errors
-    /// When the car left the world (fell through or a non-finite state), or an observer's
-    /// (the telemetry cannot be written).
+    /// A recovery in a strict run, naming it; an observer's (the telemetry cannot be
+    /// written).
     pub fn step(&mut self, controls: &Controls) -> Result<()> {
-        let in_world = self.session.step(controls);
+        let stayed = self.session.step(controls);
         self.ticks += 1;
-        if !in_world {
-            bail!(
-                "the car left the world at t = {:.1} s",
-                self.session.snapshot().time_s
-            );
+        if !stayed && let Some(recovery) = self.session.last_recovery() {
+            if self.strict {
+                bail!(
+                    "the car had to be recovered at t = {:.3} s ({}: {}); a measurement \
+                     cannot go on after a recovery",
+                    recovery.time_s,
+                    recovery.reason,
+                    recovery.reason.describe()
+                );
+            }
+            self.recoveries.push(recovery);
         }
         self.observers
             .tick(self.session.snapshot(), self.session.step_s(), false)

@@ -16,6 +16,7 @@ use gripline_physics::powertrain::GearboxMode;
 use gripline_physics::vehicle::AidParams;
 
 use super::rig::FfbLink;
+use crate::recovery::Recovery;
 use crate::session::Session;
 
 /// A command from the UI to the sim thread.
@@ -27,8 +28,11 @@ pub enum Command {
     Resume,
     /// Pause when running, resume when paused.
     TogglePause,
-    /// Put the car back at its start pose, at rest.
+    /// Put the car back at its start pose, at rest, its clock at zero (a new run).
     Reset,
+    /// Put the car back on the road at the nearest safe point, at rest, at once (the reset
+    /// key and the pause menu's "Reset car": [`crate::recovery`]).
+    Recover,
     /// Let the driver model drive (`true`) or the player (`false`). Stays off in a world
     /// without a closed centre line, and comes back on after a swap to one with a line.
     /// Engaging it selects the automatic gearbox.
@@ -137,9 +141,9 @@ pub enum SimEvent {
     Input(InputNotice),
     /// The player pressed the "next camera" binding.
     NextCamera,
-    /// The car left the world (fell off, or its state became non-finite) and was put back at
-    /// its start.
-    CarRecovered,
+    /// The car was put back on the road: upside down, stuck, out of the world, or the reset
+    /// key ([`crate::recovery`]).
+    CarRecovered(Recovery),
     /// The force-feedback backend failed a write (an unplug or any other I/O error); force
     /// feedback is stopped and the device is to be reopened, like after an unplug.
     FfbFailed,

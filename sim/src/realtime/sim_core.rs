@@ -3,11 +3,13 @@
 //!
 //! One tick at time `now`:
 //! 1. apply the queued [`Command`]s;
-//! 2. poll the rig's input devices and map them to this tick's controls and actions (reset,
-//!    pause, camera, FFB kill switch from the bindings); a lost device that carried controls
-//!    pauses the session;
+//! 2. poll the rig's input devices and map them to this tick's controls and actions (reset:
+//!    a recovery, pause, camera, FFB kill switch from the bindings); a lost device that
+//!    carried controls pauses the session;
 //! 3. unless paused: the autopilot's or the player's controls, one physics step, the lap
-//!    timer, the wheels' rotation; a car that left the world is put back at its start;
+//!    timer, the wheels' rotation; a car upside down, stuck or out of the world is put back
+//!    on the road at rest ([`crate::recovery`]) and the UI told
+//!    ([`SimEvent::CarRecovered`]);
 //! 4. the steering-column torque to the force-feedback output (or a settings-screen test
 //!    effect's or direction check's torque instead); a runaway trip is told to the UI;
 //! 5. the tick-stamped state to the snapshot ring (dropped and counted when the ring is full),
@@ -284,7 +286,7 @@ impl SimCore {
         }
         let actions = input.actions;
         if actions.reset {
-            self.reset(now);
+            self.recover(now);
         }
         if actions.pause {
             self.set_paused(!self.paused, now);
@@ -337,8 +339,10 @@ impl SimCore {
                 })
             } else {
                 self.stats.auto_resets.fetch_add(1, Ordering::Relaxed);
-                let _ = self.events.push(SimEvent::CarRecovered);
-                self.reset(now);
+                if let Some(recovery) = self.session.last_recovery() {
+                    let _ = self.events.push(SimEvent::CarRecovered(recovery));
+                }
+                self.moved(now);
                 None
             }
         };
@@ -445,6 +449,7 @@ impl SimCore {
             Command::Resume => self.set_paused(false, now),
             Command::TogglePause => self.set_paused(!self.paused, now),
             Command::Reset => self.reset(now),
+            Command::Recover => self.recover(now),
             Command::SetAutopilot(on) => self.set_autopilot(on),
             Command::SetGearboxMode(mode) => self.session.set_gearbox_mode(mode),
             Command::SetAids(aids) => {
@@ -588,8 +593,21 @@ impl SimCore {
         }
     }
 
+    /// Back to the start pose (a new run).
     fn reset(&mut self, now: Duration) {
-        self.session.reset();
+        self.session.reset_to_start();
+        self.moved(now);
+    }
+
+    /// Back on the road at the nearest safe point (the reset key).
+    fn recover(&mut self, now: Duration) {
+        let recovery = self.session.recover();
+        let _ = self.events.push(SimEvent::CarRecovered(recovery));
+        self.moved(now);
+    }
+
+    /// After the car was put somewhere: a new epoch of snapshots, force feedback faded in.
+    fn moved(&mut self, now: Duration) {
         self.wheel_rotation_rad = [0.0; 4];
         self.tick = 0;
         self.epoch = self.epoch.wrapping_add(1);

@@ -151,7 +151,8 @@ pub struct SharedStats {
     pub latest_tick: AtomicU64,
     /// Force-feedback backend errors (force feedback is then stopped).
     pub ffb_errors: AtomicU64,
-    /// Times the car left the world and was put back at its start.
+    /// Times the car was recovered by itself (upside down, stuck, out of the world) and put
+    /// back on the road; the reset key's recoveries are not counted.
     pub auto_resets: AtomicU64,
     /// Whether the sim thread's priority could be raised.
     pub priority_raised: AtomicBool,
@@ -214,7 +215,7 @@ pub struct SimStats {
     pub latest_tick: u64,
     /// Force-feedback backend errors.
     pub ffb_errors: u64,
-    /// Times the car left the world and was put back.
+    /// Times the car was recovered by itself and put back on the road.
     pub auto_resets: u64,
     /// Whether the thread's priority was raised.
     pub priority_raised: bool,
@@ -305,7 +306,7 @@ impl fmt::Display for SimStats {
             write!(f, " | ffb errors {}", self.ffb_errors)?;
         }
         if self.auto_resets > 0 {
-            write!(f, " | car resets {}", self.auto_resets)?;
+            write!(f, " | recoveries {}", self.auto_resets)?;
         }
         if !self.priority_raised {
             write!(f, " | normal priority")?;

@@ -39,13 +39,14 @@ const TAG_FORWARD_SPEED: u8 = 8;
 const TAG_AIDS: u8 = 9;
 const TAG_STEP_SIZE: u8 = 10;
 const TAG_CHECKPOINT: u8 = 11;
+const TAG_RECOVER: u8 = 12;
 const TAG_END: u8 = 0xFF;
 
 /// Bytes of a record's payload after its tag, `None` for an unknown tag.
 fn payload_len(tag: u8) -> Option<usize> {
     Some(match tag {
         TAG_STEP => 5 * 8 + 2,
-        TAG_STEP_SAME | TAG_RESET => 0,
+        TAG_STEP_SAME | TAG_RESET | TAG_RECOVER => 0,
         TAG_PLACE => 3 * 8 + 1,
         TAG_GEARBOX_MODE | TAG_POWERTRAIN_MODE | TAG_GEAR => 1,
         TAG_FORWARD_SPEED | TAG_STEP_SIZE => 8,
@@ -156,6 +157,7 @@ impl Encoder {
                 out.push(c.h_gear.unwrap_or(0).to_le_bytes()[0]);
             }
             Record::Event(JournalEvent::Reset) => out.push(TAG_RESET),
+            Record::Event(JournalEvent::Recover) => out.push(TAG_RECOVER),
             Record::Event(JournalEvent::Place {
                 x_m,
                 y_m,
@@ -300,6 +302,7 @@ impl Decoder {
                     .ok_or(DecodeError::BadField("a repeated step before any step"))?,
             )),
             TAG_RESET => Record::Event(JournalEvent::Reset),
+            TAG_RECOVER => Record::Event(JournalEvent::Recover),
             TAG_PLACE => Record::Event(JournalEvent::Place {
                 x_m: f(0),
                 y_m: f(1),
@@ -383,6 +386,7 @@ mod tests {
             Record::Event(JournalEvent::Step(c)),
             Record::Event(JournalEvent::Step(Controls::default())),
             Record::Event(JournalEvent::Reset),
+            Record::Event(JournalEvent::Recover),
             Record::Event(JournalEvent::Place {
                 x_m: 1.5,
                 y_m: -2.25,

@@ -13,8 +13,12 @@ use gripline_physics::vehicle::AidParams;
 pub enum JournalEvent {
     /// One physics tick with these (sanitised) controls.
     Step(Controls),
-    /// Back to the start pose, at rest ([`crate::session::Session::reset`]).
+    /// Back to the start pose, at rest ([`crate::session::Session::reset_to_start`]).
     Reset,
+    /// Back on the road at the nearest safe point, at once: the reset key
+    /// ([`crate::session::Session::recover`]). The recoveries a step makes by itself are
+    /// not recorded: replaying the step makes them again.
+    Recover,
     /// A new start pose and gearbox mode ([`crate::session::Session::place`]).
     Place {
         /// Ground-plane position (m).

@@ -119,8 +119,8 @@ impl ReplayPlayer {
     }
 
     /// Applies the events up to and including the next step. Returns `Ok(None)` at the end,
-    /// otherwise whether the car is still in the world after the step (as
-    /// [`Session::step`]; the recording then holds the reset that followed).
+    /// otherwise `false` when the step recovered the car (as [`Session::step`], which makes
+    /// the same recoveries as when it was recorded), `true` otherwise.
     ///
     /// # Errors
     /// A damaged record; an event the session refuses (a start with no ground under it).

@@ -28,8 +28,9 @@ use super::identity::SessionIdentity;
 
 /// The first bytes of every replay file.
 pub const MAGIC: &[u8; 16] = b"GRIPLINE-REPLAY\n";
-/// The body format this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The body format this build writes and reads (2: the reset key's recovery record; this
+/// build reads version 1 files too).
+pub const FORMAT_VERSION: u32 = 2;
 /// A state checkpoint every this many steps.
 pub const CHECKPOINT_EVERY_TICKS: u64 = 1000;
 /// Records the ring between the sim thread and the writer holds (about a minute of steps at

@@ -5,6 +5,7 @@
 mod support;
 
 mod automatic_gearbox;
+mod closed_own_tracks;
 mod closed_world;
 mod ffb_car_normalisation;
 mod ffb_direction_check;
@@ -14,6 +15,7 @@ mod ground_coherence;
 mod laps;
 mod realtime_core;
 mod realtime_thread;
+mod recovery;
 mod replay;
 mod run_length;
 mod setup_effects;

@@ -186,6 +186,8 @@ fn a_real_time_drive_with_commands_replays_exactly() {
     keys.key(key::UP, false);
     keys.key(key::DOWN, true);
     run(&mut core, 1500, &mut states);
+    ui.commands.push(Command::Recover).unwrap();
+    run(&mut core, 500, &mut states);
     ui.commands.push(Command::Reset).unwrap();
     ui.commands
         .push(Command::SetGearboxMode(GearboxMode::Sequential))
