@@ -14,7 +14,7 @@
 //!   (`NAME.xml`) gives the axles' `xpos` in that frame (p406: +1.37 and -1.37 m), so the
 //!   model frame's origin is moved to their midpoint; without an XML the file's own origin
 //!   is taken as that midpoint.
-//! - glTF is y up with +z the front ([`crate::car_model_gltf`]); its origin is taken as the
+//! - glTF is y up with +z the front (`car_model_gltf.rs`); its origin is taken as the
 //!   ground point midway between the axles.
 //!
 //! The model frame is placed in the body frame (origin at the CG) by a translation: its axle
