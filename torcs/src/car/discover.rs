@@ -5,7 +5,8 @@
 //! holds `cars`), then the standard data folders of TORCS and Speed Dreams 2
 //! ([`STANDARD_DATA_DIRS`]). The first car found with a name wins.
 
-use std::path::{Path, PathBuf};
+use crate::track::discover::sorted_subdirs;
+use std::path::PathBuf;
 
 use gripline_formats::error::ConfigError;
 
@@ -100,17 +101,4 @@ pub fn find_car(name: &str) -> Result<InstalledCar, ConfigError> {
                     .join(", ")
             ),
         })
-}
-
-fn sorted_subdirs(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut dirs: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    dirs
 }

@@ -101,7 +101,8 @@ pub fn find_track(name: &str) -> Result<PathBuf, ConfigError> {
         })
 }
 
-fn sorted_subdirs(dir: &Path) -> Vec<PathBuf> {
+/// The folders directly inside `dir`, sorted; none when it cannot be read.
+pub(crate) fn sorted_subdirs(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
