@@ -26,6 +26,7 @@ pub mod ac3d;
 pub mod car;
 pub mod error;
 pub mod image;
+mod line_index;
 pub mod params;
 pub mod sgi;
 pub mod texture_image;

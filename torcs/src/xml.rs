@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::TorcsError;
+use crate::line_index::LineIndex;
 use crate::params::{Attribute, Params, Section, Value};
 use crate::units;
 
@@ -60,14 +61,15 @@ pub fn parse_params(text: &str, path: &Path) -> Result<Params, TorcsError> {
         ));
     }
     let file: Arc<Path> = Arc::from(path);
+    let lines = LineIndex::new(doc.input_text());
     let mut section = Section {
         name: root.attribute("name").unwrap_or_default().to_owned(),
         file: file.clone(),
-        line: line_of(&doc, root.range().start),
+        line: lines.row(root.range().start),
         attributes: Vec::new(),
         sections: Vec::new(),
     };
-    fill(&doc, root, &mut section, &file, &entities, 0)?;
+    fill(&doc, &lines, root, &mut section, &file, &entities, 0)?;
     let warnings = skipped
         .into_iter()
         .map(|name| {
@@ -144,10 +146,6 @@ fn parse_xml<'a>(text: &'a str, path: &Path) -> Result<roxmltree::Document<'a>, 
             message: e.to_string(),
         }
     })
-}
-
-fn line_of(doc: &roxmltree::Document, byte: usize) -> u32 {
-    doc.text_pos_at(byte).row
 }
 
 fn xml_error(doc: &roxmltree::Document, path: &Path, byte: usize, message: String) -> TorcsError {
@@ -323,6 +321,7 @@ fn tag_end(s: &str) -> usize {
 
 fn fill(
     doc: &roxmltree::Document,
+    lines: &LineIndex,
     node: roxmltree::Node,
     section: &mut Section,
     file: &Arc<Path>,
@@ -330,7 +329,7 @@ fn fill(
     depth: usize,
 ) -> Result<(), TorcsError> {
     for child in node.children().filter(roxmltree::Node::is_element) {
-        let line = line_of(doc, child.range().start);
+        let line = lines.row(child.range().start);
         let required = |attr: &str| {
             child.attribute(attr).ok_or_else(|| {
                 xml_error(
@@ -350,7 +349,7 @@ fn fill(
                     attributes: Vec::new(),
                     sections: Vec::new(),
                 };
-                fill(doc, child, &mut sub, file, entities, depth)?;
+                fill(doc, lines, child, &mut sub, file, entities, depth)?;
                 section.sections.push(sub);
             }
             "attnum" => {
@@ -423,7 +422,16 @@ fn include(
     let wrapped = format!("<{FRAGMENT_ELEMENT}>{prepared}</{FRAGMENT_ELEMENT}>");
     let doc = parse_xml(&wrapped, target)?;
     let file: Arc<Path> = Arc::from(target);
-    fill(&doc, doc.root_element(), section, &file, &inner, depth)
+    let lines = LineIndex::new(doc.input_text());
+    fill(
+        &doc,
+        &lines,
+        doc.root_element(),
+        section,
+        &file,
+        &inner,
+        depth,
+    )
 }
 
 fn parse_number(raw: &str) -> Option<f64> {
