@@ -9,6 +9,8 @@ use gripline_physics::controls::Controls;
 use gripline_sim::recovery::RecoveryReason;
 use gripline_sim::session::Session;
 
+use crate::support::full_check::run_in_full_check_only;
+
 const CARS: [&str; 3] = ["corvette-c5", "hatchback-fwd", "rally-awd"];
 const TRACKS: [&str; 2] = ["circuit", "proving-ground"];
 
@@ -197,7 +199,7 @@ fn random_drivers_stay_in_every_shipped_track() {
 
 #[test]
 fn twenty_minutes_of_random_driving_never_leaves_the_world() {
-    if std::env::var_os("GRIPLINE_FULL_CHECK").is_none() {
+    if !run_in_full_check_only("20 min per car and track") {
         return;
     }
     for (t, track) in TRACKS.iter().enumerate() {

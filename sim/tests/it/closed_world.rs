@@ -13,6 +13,8 @@ use gripline_physics::powertrain::GearboxMode;
 use gripline_sim::headless::{self, HeadlessOptions};
 use gripline_sim::session::Session;
 
+use crate::support::full_check::run_in_full_check_only;
+
 const TRACKS: &str = "/usr/share/games/torcs/tracks";
 
 fn installed() -> bool {
@@ -75,8 +77,7 @@ fn drive(session: &mut Session, ticks: u64, mut controls: impl FnMut(u64) -> Con
 /// the lowest point of forza's road less 1 m. Full check only.
 #[test]
 fn forza_laps_for_120_s_never_fall() {
-    if std::env::var_os("GRIPLINE_FULL_CHECK").is_none() {
-        println!("skipped: set GRIPLINE_FULL_CHECK=1 (CI time; some 20 s in a dev build)");
+    if !run_in_full_check_only("CI time; some 20 s in a dev build") {
         return;
     }
     if !installed() {
@@ -106,8 +107,7 @@ fn forza_laps_for_120_s_never_fall() {
 /// never below the ground. Full check only.
 #[test]
 fn forza_straight_off_the_road_at_200_km_h_stays_on_the_ground() {
-    if std::env::var_os("GRIPLINE_FULL_CHECK").is_none() {
-        println!("skipped: set GRIPLINE_FULL_CHECK=1 (CI time; some 20 s in a dev build)");
+    if !run_in_full_check_only("CI time; some 20 s in a dev build") {
         return;
     }
     if !installed() {
@@ -204,8 +204,7 @@ fn random_driving_on_forza_stays_in_the_world() {
 /// Every installed track (full check): 40 s of random driving each.
 #[test]
 fn random_driving_on_every_track_stays_in_the_world() {
-    if std::env::var_os("GRIPLINE_FULL_CHECK").is_none() {
-        println!("skipped: set GRIPLINE_FULL_CHECK=1 (drives every installed track)");
+    if !run_in_full_check_only("drives every installed track") {
         return;
     }
     if !installed() {

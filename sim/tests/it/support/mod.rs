@@ -2,5 +2,6 @@
 
 pub mod barrier;
 pub mod ffb;
+pub mod full_check;
 pub mod lap;
 pub mod rim;
