@@ -7,6 +7,8 @@
 
 use std::path::PathBuf;
 
+pub mod random_controls;
+
 /// The repository's root folder.
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

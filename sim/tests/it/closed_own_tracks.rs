@@ -8,6 +8,7 @@ use glam::{DVec2, DVec3};
 use gripline_physics::controls::Controls;
 use gripline_sim::recovery::RecoveryReason;
 use gripline_sim::session::Session;
+use gripline_tests::random_controls::RandomControls;
 
 use crate::support::full_check::run_in_full_check_only;
 
@@ -106,40 +107,6 @@ fn the_boundary_wall_holds_at_two_and_three_hundred_km_h() -> Result<()> {
     Ok(())
 }
 
-/// A small deterministic generator (64-bit LCG, Knuth's constants), as the vehicle
-/// robustness soak's (`tests/tests/it/vehicle_robustness.rs`).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Random controls as the vehicle robustness soak draws them (gears -1 to 7 included).
-    #[allow(clippy::cast_possible_truncation)]
-    fn controls(&mut self) -> Controls {
-        Controls {
-            steering_wheel_rad: (self.next() - 0.5) * 12.0,
-            throttle: self.next(),
-            brake: if self.next() < 0.3 { self.next() } else { 0.0 },
-            clutch: if self.next() < 0.1 { 1.0 } else { 0.0 },
-            handbrake: if self.next() < 0.1 { 1.0 } else { 0.0 },
-            shift_up: self.next() < 0.1,
-            shift_down: self.next() < 0.1,
-            h_gear: if self.next() < 0.5 {
-                None
-            } else {
-                Some((self.next() * 9.0).floor() as i8 - 1)
-            },
-            starter: self.next() < 0.05,
-        }
-    }
-}
-
 /// Drives `car` on `track` with random controls held 0.2 s at a time for `seconds`, from
 /// the start or, with `towards_wall`, from 40 m inside the boundary's east side heading out
 /// at 30 m/s. Every tick the state is finite and the car inside the boundary; no recovery is
@@ -151,7 +118,7 @@ fn random_drive(car: &str, track: &str, seconds: f64, seed: u64, towards_wall: b
         let y = session.start_pose().position.y;
         launch_at(&mut session, DVec2::new(hi.x - 40.0, y), 0.0, 30.0).expect("ground");
     }
-    let mut rng = Lcg(seed);
+    let mut rng = RandomControls::new(seed);
     let mut controls = Controls::default();
     let mut counts = [0; 2];
     for tick in 0..session.ticks_in(seconds) {

@@ -11,6 +11,7 @@ use gripline_physics::controls::Controls;
 use gripline_physics::ground::Ground;
 use gripline_physics::vehicle::{Pose, Snapshot, Vehicle};
 use gripline_tests::assets_dir;
+use gripline_tests::random_controls::RandomControls;
 
 const CARS: [&str; 3] = ["corvette-c5", "hatchback-fwd", "rally-awd"];
 
@@ -51,19 +52,6 @@ fn finite(s: &Snapshot) -> bool {
         })
 }
 
-/// A small deterministic generator (64-bit LCG, Knuth's constants).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// Random controls held for 0.2 s at a time for `seconds`, on the surface patchwork and the
 /// pads around it; a car that leaves the world is reset to the start. Returns the resets.
 fn soak(name: &str, seconds: f64, seed: u64) -> u32 {
@@ -71,31 +59,14 @@ fn soak(name: &str, seconds: f64, seed: u64) -> u32 {
     let start = rest_pose(&vehicle, 960.0, 150.0, 0.0);
     vehicle.reset_to(start);
     let track = proving_ground();
-    let mut rng = Lcg(seed);
+    let mut rng = RandomControls::new(seed);
     let mut controls = Controls::default();
     let mut resets = 0;
     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
     let ticks = (seconds * 1000.0) as u64;
-    // A gear from -1 (reverse) to 7 (beyond every box: the shifter must refuse it).
-    #[allow(clippy::cast_possible_truncation)]
-    let gear = |u: f64| (u * 9.0).floor() as i8 - 1;
     for tick in 0..ticks {
         if tick % 200 == 0 {
-            controls = Controls {
-                steering_wheel_rad: (rng.next() - 0.5) * 12.0,
-                throttle: rng.next(),
-                brake: if rng.next() < 0.3 { rng.next() } else { 0.0 },
-                clutch: if rng.next() < 0.1 { 1.0 } else { 0.0 },
-                handbrake: if rng.next() < 0.1 { 1.0 } else { 0.0 },
-                shift_up: rng.next() < 0.1,
-                shift_down: rng.next() < 0.1,
-                h_gear: if rng.next() < 0.5 {
-                    None
-                } else {
-                    Some(gear(rng.next()))
-                },
-                starter: rng.next() < 0.05,
-            };
+            controls = rng.controls();
         }
         vehicle.step(&controls, &track.mesh, 0.001);
         let s = vehicle.snapshot();
