@@ -7,6 +7,7 @@ use anyhow::Result;
 use glam::{DQuat, DVec2, DVec3};
 use gripline_physics::controls::Controls;
 use gripline_physics::powertrain::GearboxMode;
+use gripline_physics::track::CentreLineSample;
 use gripline_physics::vehicle::Pose;
 use gripline_sim::headless::Run;
 use gripline_sim::recovery::{
@@ -34,6 +35,12 @@ fn until_recovered(session: &mut Session, controls: &Controls, seconds: f64) -> 
         "no recovery within {seconds} s: {:?}",
         session.snapshot().position
     );
+}
+
+/// The sample of the session's centre line at `station_m`.
+fn line_sample(session: &Session, station_m: f64) -> CentreLineSample {
+    let line = &session.world().track().expect("a track").mesh.centre_line;
+    line.sample_at(station_m).expect("on the line")
 }
 
 /// Checks that the car stands on the circuit's road, on the centre line, heading along it
@@ -84,15 +91,8 @@ fn put(session: &mut Session, pose: Pose) {
 #[test]
 fn an_upside_down_car_is_put_back_on_the_road_after_two_seconds() -> Result<()> {
     let mut session = Session::load("corvette-c5", "circuit")?;
-    let line = session
-        .world()
-        .track()
-        .expect("a track")
-        .mesh
-        .centre_line
-        .clone();
     // On its roof on the grass 10 m left of the road at station 1000, heading across it.
-    let sample = line.sample_at(1000.0).expect("on the line");
+    let sample = line_sample(&session, 1000.0);
     let at = sample.position + sample.left * 12.0;
     let (ground, _) = session.world().ground_at(at.truncate())?;
     put(
@@ -144,14 +144,7 @@ fn a_car_pushing_against_a_barrier_is_stuck_after_five_seconds() -> Result<()> {
 #[test]
 fn a_car_under_the_ground_or_outside_it_is_put_back_on_the_road() -> Result<()> {
     let mut session = Session::load("rally-awd", "circuit")?;
-    let line = session
-        .world()
-        .track()
-        .expect("a track")
-        .mesh
-        .centre_line
-        .clone();
-    let sample = line.sample_at(2000.0).expect("on the line");
+    let sample = line_sample(&session, 2000.0);
     // Five metres under the road (fallen through it).
     put(
         &mut session,
@@ -199,14 +192,7 @@ fn a_car_under_the_ground_or_outside_it_is_put_back_on_the_road() -> Result<()> 
 fn the_reset_key_recovers_at_once_and_the_start_is_still_there() -> Result<()> {
     let mut session = Session::load("corvette-c5", "circuit")?;
     let start = session.start_pose();
-    let line = session
-        .world()
-        .track()
-        .expect("a track")
-        .mesh
-        .centre_line
-        .clone();
-    let sample = line.sample_at(500.0).expect("on the line");
+    let sample = line_sample(&session, 500.0);
     let (ground, _) = session
         .world()
         .ground_at((sample.position + sample.left * 8.0).truncate())?;
@@ -268,14 +254,7 @@ fn a_measurement_run_fails_on_a_recovery_and_a_drive_counts_it() -> Result<()> {
     for strict in [true, false] {
         let mut run = Run::new(Session::load("corvette-c5", "circuit")?);
         run.set_strict(strict);
-        let line = run
-            .world()
-            .track()
-            .expect("a track")
-            .mesh
-            .centre_line
-            .clone();
-        let at = line.sample_at(700.0).expect("on the line").position;
+        let at = line_sample(&run, 700.0).position;
         run.vehicle_mut_unrecorded().recover_to(Pose {
             position: at + DVec3::Z * 1.0,
             orientation: DQuat::from_rotation_x(std::f64::consts::PI),
