@@ -5,7 +5,7 @@
 //! holds `cars`), then the standard data folders of TORCS and Speed Dreams 2
 //! ([`STANDARD_DATA_DIRS`]). The first car found with a name wins.
 
-use crate::track::discover::sorted_subdirs;
+use crate::track::discover::{not_installed, sorted_subdirs};
 use std::path::PathBuf;
 
 use gripline_formats::error::ConfigError;
@@ -90,15 +90,5 @@ pub fn find_car(name: &str) -> Result<InstalledCar, ConfigError> {
     cars_in(&dirs)
         .into_iter()
         .find(|c| c.name == name)
-        .ok_or_else(|| ConfigError::NotFound {
-            kind: "TORCS car",
-            name: name.to_owned(),
-            searched: format!(
-                "{} (install Debian's torcs-data, or set {CARS_ENV})",
-                dirs.iter()
-                    .map(|d| d.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        })
+        .ok_or_else(|| not_installed("TORCS car", name, &dirs, CARS_ENV))
 }

@@ -88,17 +88,29 @@ pub fn find_track(name: &str) -> Result<PathBuf, ConfigError> {
         .into_iter()
         .find(|t| t.name == name)
         .map(|t| t.xml)
-        .ok_or_else(|| ConfigError::NotFound {
-            kind: "TORCS track",
-            name: name.to_owned(),
-            searched: format!(
-                "{} (install Debian's torcs-data, or set {TRACKS_ENV})",
-                dirs.iter()
-                    .map(|d| d.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        })
+        .ok_or_else(|| not_installed("TORCS track", name, &dirs, TRACKS_ENV))
+}
+
+/// The error for `kind` `name` not found in the TORCS data folders `searched`, which the
+/// environment variable `env` can add to.
+pub(crate) fn not_installed(
+    kind: &'static str,
+    name: &str,
+    searched: &[PathBuf],
+    env: &str,
+) -> ConfigError {
+    ConfigError::NotFound {
+        kind,
+        name: name.to_owned(),
+        searched: format!(
+            "{} (install Debian's torcs-data, or set {env})",
+            searched
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 /// The folders directly inside `dir`, sorted; none when it cannot be read.
