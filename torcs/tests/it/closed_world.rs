@@ -2,25 +2,15 @@
 //! at the seam within centimetres, and a boundary wall surrounds all the ground. Skips,
 //! saying why, without Debian's `torcs-data`.
 
-use std::path::{Path, PathBuf};
-
 use glam::DVec3;
 use gripline_formats::track_file::LoadedTrack;
 use gripline_physics::ground::Ground;
 use gripline_torcs::track::closed_world::ClosedWorld;
-use gripline_torcs::track::discover::{InstalledTrack, tracks_in};
+use gripline_torcs::track::discover::InstalledTrack;
 use gripline_torcs::track::load::load_torcs_world;
 use gripline_torcs::track::scene_seam::measure_seam;
 
-const TORCS_DATA: &str = "/usr/share/games/torcs";
-
-fn installed() -> Option<Vec<InstalledTrack>> {
-    if !Path::new(TORCS_DATA).join("tracks").is_dir() {
-        println!("skipped: {TORCS_DATA}/tracks is absent (install Debian's torcs-data)");
-        return None;
-    }
-    Some(tracks_in(&[PathBuf::from(TORCS_DATA)]))
-}
+use crate::installed;
 
 /// Loads one track's closed world, prints its figures and returns it with the seam's
 /// (median, 95th percentile, max) (m) and the edge points with no scene ground beyond.

@@ -2,24 +2,13 @@
 //! `torcs-data` loads, and lines up with the centre line imported from the same track's XML.
 //! Without the package the tests print why they skip (`scripts/setup.sh --test` installs it).
 
-use std::path::{Path, PathBuf};
-
 use gripline_torcs::track::convert::import_track;
-use gripline_torcs::track::discover::tracks_in;
 use gripline_torcs::track::load::load_torcs_track;
 use gripline_torcs::track::scene_file::{
     TrackScene, load_scene, scene_for_track, scene_path_for_track,
 };
 
-const TORCS_DATA: &str = "/usr/share/games/torcs";
-
-fn installed() -> Option<Vec<gripline_torcs::track::discover::InstalledTrack>> {
-    if !Path::new(TORCS_DATA).join("tracks").is_dir() {
-        println!("skipped: {TORCS_DATA}/tracks is absent (install Debian's torcs-data)");
-        return None;
-    }
-    Some(tracks_in(&[PathBuf::from(TORCS_DATA)]))
-}
+use crate::installed;
 
 #[test]
 fn every_installed_track_scene_loads_and_lists_missing_textures() {

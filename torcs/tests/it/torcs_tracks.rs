@@ -13,19 +13,10 @@ use gripline_physics::track::{Barrier, CentreLine};
 use gripline_torcs::params::Section;
 use gripline_torcs::track::convert::import_track;
 use gripline_torcs::track::discover::InstalledTrack;
-use gripline_torcs::track::discover::tracks_in;
 use gripline_torcs::track::load::load_torcs_track;
 use gripline_torcs::xml::read_params;
 
-const TORCS_DATA: &str = "/usr/share/games/torcs";
-
-fn installed() -> Option<Vec<InstalledTrack>> {
-    if !Path::new(TORCS_DATA).join("tracks").is_dir() {
-        println!("skipped: {TORCS_DATA}/tracks is absent (install Debian's torcs-data)");
-        return None;
-    }
-    Some(tracks_in(&[PathBuf::from(TORCS_DATA)]))
-}
+use crate::installed;
 
 /// What the tests check of one installed track, from one `load_torcs_track` and one
 /// `import_track` (the errors as their messages).
