@@ -2,7 +2,8 @@
 //! by a temporary vehicle file draws in place of the procedural body; a TORCS car (p406,
 //! skipped without Debian's `torcs-data`) loads with its levels of detail, textures, lamps
 //! and driver, sits on the car's axles, and draws a textured picture unlike the procedural
-//! body; broken model files are errors naming the file, never panics.
+//! body (every installed TORCS car in the full check); broken model files are errors naming
+//! the file, never panics.
 
 use crate::common;
 use crate::common::gpu;
@@ -271,4 +272,63 @@ fn broken_model_files_are_errors_not_panics() {
         .err()
         .expect("absent");
     assert!(err.to_string().contains("absent.glb"), "{err}");
+}
+
+/// Every installed TORCS car (full check; the default check draws p406 above) loads its own
+/// model through `--vehicle torcs:NAME`'s loader and draws it in the chase view: a textured,
+/// shaded car over the procedural body's place. Prints each car's file, triangles and textures.
+#[test]
+fn every_installed_torcs_car_draws_its_own_model() {
+    if !common::full_check() {
+        println!("skipped: set GRIPLINE_FULL_CHECK=1 (draws every installed TORCS car)");
+        return;
+    }
+    let cars = gripline_torcs::car::discover::installed_cars();
+    if cars.is_empty() {
+        println!("skipped: no TORCS cars installed (install Debian's torcs-data)");
+        return;
+    }
+    let mut failures = Vec::new();
+    for car in &cars {
+        let loaded = gripline_torcs::car::load::load_any_vehicle(&format!("torcs:{}", car.name))
+            .unwrap_or_else(|e| panic!("{}: {e}", car.name));
+        let visual = VehicleVisual::from_params(&loaded.params);
+        let Some(path) = loaded.model else {
+            failures.push(format!("{}: names no model", car.name));
+            continue;
+        };
+        let model = match CarModel::load(&path, &visual) {
+            Ok(model) => model,
+            Err(e) => {
+                failures.push(format!("{}: {e}", car.name));
+                continue;
+            }
+        };
+        println!("{:>12}: {}", car.name, model.summary());
+        if gpu().is_none() {
+            continue;
+        }
+        let [plain, drawn] = frames(&visual, &model, CameraMode::Chase);
+        let (mut changed, mut lum) = (0, Vec::new());
+        for y in H * 35 / 100..H * 65 / 100 {
+            for x in W * 40 / 100..W * 60 / 100 {
+                let (p, d) = (pixel(&plain, x, y), pixel(&drawn, x, y));
+                changed += usize::from((0..3).map(|c| (p[c] - d[c]).abs()).sum::<f64>() > 40.0);
+                lum.push(0.2126 * d[0] + 0.7152 * d[1] + 0.0722 * d[2]);
+            }
+        }
+        let n = lum.len();
+        let mean = lum.iter().sum::<f64>() / n as f64;
+        let sd = (lum.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / n as f64).sqrt();
+        println!("              {changed} of {n} pixels changed, luminance sd {sd:.1}");
+        // Over a quarter of the box behind the car changes (the p406's case above), and the
+        // model is textured and shaded, not one flat colour.
+        if changed <= n / 4 || sd <= 10.0 {
+            failures.push(format!(
+                "{}: {changed} of {n} changed, sd {sd:.1}",
+                car.name
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
 }
