@@ -9,6 +9,10 @@
 //! whatever the winding of the triangle's vertices, so a wheel always sees the ground's normal
 //! pointing out of the ground. A triangle of zero area keeps the normal `+z`; it can never be
 //! hit, since a ray cannot cross a figure without area.
+//!
+//! A hit reports the *smooth* normal: each triangle corner has a normal averaged over the
+//! triangles around its vertex, up to a crease angle ([`super::smooth_normals`]), blended at
+//! the hit point. [`TriangleMesh::normals`] keeps the flat ones.
 
 use std::fmt;
 
@@ -20,6 +24,7 @@ use parry3d_f64::shape::{CompositeShapeRef, TriMesh};
 use super::neighbourhood::{COVER_MARGIN_M, Neighbourhoods, RayHint};
 use super::query::{Ground, GroundHit};
 use super::ray_triangle::ray_triangle_toi;
+use super::smooth_normals::{corner_normals, interpolate};
 use super::surface::Surface;
 
 /// Why a [`TriangleMesh`] could not be built.
@@ -67,6 +72,8 @@ pub struct TriangleMesh {
     surfaces: Vec<Surface>,
     /// Unit normal of each triangle, turned to point up (z >= 0).
     normals: Vec<DVec3>,
+    /// Smooth unit normal of each triangle's corners, in the triangle's vertex order.
+    corner_normals: Vec<[DVec3; 3]>,
     aabb_min: DVec3,
     aabb_max: DVec3,
     /// Each triangle's neighbourhood, for hinted queries.
@@ -139,7 +146,8 @@ impl TriangleMesh {
                     n
                 }
             })
-            .collect();
+            .collect::<Vec<DVec3>>();
+        let corner_normals = corner_normals(&vertices, &triangles, &normals);
         let (aabb_min, aabb_max) = vertices.iter().fold(
             (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
             |(lo, hi), v| (lo.min(*v), hi.max(*v)),
@@ -160,6 +168,7 @@ impl TriangleMesh {
             shape,
             surfaces,
             normals,
+            corner_normals,
             aabb_min,
             aabb_max,
             neighbourhoods,
@@ -181,9 +190,22 @@ impl TriangleMesh {
         &self.surfaces
     }
 
-    /// The up-pointing unit normal of each triangle.
+    /// The up-pointing unit normal of each triangle (flat: a hit reports the smooth one).
     pub fn normals(&self) -> &[DVec3] {
         &self.normals
+    }
+
+    /// The smooth unit normal at `point` on triangle `index` (the corners' normals blended
+    /// by `point`'s barycentric coordinates), or `None` for an index out of range.
+    pub fn smooth_normal(&self, index: usize, point: DVec3) -> Option<DVec3> {
+        let corners = self.corner_normals.get(index)?;
+        let tri = self.shape.triangle(u32::try_from(index).ok()?);
+        Some(interpolate(
+            [tri.a, tri.b, tri.c],
+            corners,
+            point,
+            *self.normals.get(index)?,
+        ))
     }
 
     /// Number of vertices.
@@ -216,9 +238,10 @@ impl TriangleMesh {
         let (triangle, distance) =
             CompositeShapeRef(&self.shape).cast_local_ray(&ray, max_distance, true)?;
         let index = triangle as usize;
+        let point = origin + direction * distance;
         let hit = GroundHit {
-            point: origin + direction * distance,
-            normal: *self.normals.get(index)?,
+            point,
+            normal: self.smooth_normal(index, point)?,
             distance,
             surface: *self.surfaces.get(index)?,
         };
@@ -277,11 +300,12 @@ impl TriangleMesh {
             return None;
         }
         hint.remember(index);
+        let point = origin + direction * distance;
         Some((
             index,
             GroundHit {
-                point: origin + direction * distance,
-                normal: *self.normals.get(index)?,
+                point,
+                normal: self.smooth_normal(index, point)?,
                 distance,
                 surface: *self.surfaces.get(index)?,
             },

@@ -25,6 +25,7 @@ mod build;
 mod build_sections;
 pub mod centre_line;
 pub mod cross_section;
+pub mod kerb;
 pub mod layout;
 pub mod reference;
 pub mod roadside_rules;
