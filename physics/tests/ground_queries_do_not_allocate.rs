@@ -56,6 +56,7 @@ fn loop_layout() -> TrackLayout {
         corner_radius_m: 300.0,
         kerb: Some(KerbSpec {
             width_m: 1.0,
+            height_m: 0.05,
             straight_surface: Surface::Grass,
         }),
         verge: vec![VergeBand {

@@ -249,6 +249,7 @@ mod tests {
             centre_line,
             kerb: Some(KerbSpec {
                 width_m: 1.0,
+                height_m: 0.0,
                 straight_surface: Surface::Asphalt,
             }),
             verge: vec![VergeBand {

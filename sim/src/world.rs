@@ -140,6 +140,22 @@ impl Ground for World {
     }
 
     #[inline]
+    fn ray_cast_face_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        match self {
+            World::Flat(g) => g.ray_cast(origin, direction, max_distance),
+            World::Track(t) => t
+                .mesh
+                .ray_cast_face_hinted(origin, direction, max_distance, hint),
+        }
+    }
+
+    #[inline]
     fn walls(&self) -> Option<&Walls> {
         match self {
             World::Flat(_) => None,

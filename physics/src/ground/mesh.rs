@@ -9,6 +9,10 @@
 //! whatever the winding of the triangle's vertices, so a wheel always sees the ground's normal
 //! pointing out of the ground. A triangle of zero area keeps the normal `+z`; it can never be
 //! hit, since a ray cannot cross a figure without area.
+//!
+//! A hit reports the *smooth* normal: each triangle corner has a normal averaged over the
+//! triangles around its vertex, up to a crease angle ([`super::smooth_normals`]), blended at
+//! the hit point. [`TriangleMesh::normals`] keeps the flat ones.
 
 use std::fmt;
 
@@ -20,6 +24,7 @@ use parry3d_f64::shape::{CompositeShapeRef, TriMesh};
 use super::neighbourhood::{COVER_MARGIN_M, Neighbourhoods, RayHint};
 use super::query::{Ground, GroundHit};
 use super::ray_triangle::ray_triangle_toi;
+use super::smooth_normals::{corner_normals, interpolate};
 use super::surface::Surface;
 
 /// Why a [`TriangleMesh`] could not be built.
@@ -67,6 +72,8 @@ pub struct TriangleMesh {
     surfaces: Vec<Surface>,
     /// Unit normal of each triangle, turned to point up (z >= 0).
     normals: Vec<DVec3>,
+    /// Smooth unit normal of each triangle's corners, in the triangle's vertex order.
+    corner_normals: Vec<[DVec3; 3]>,
     aabb_min: DVec3,
     aabb_max: DVec3,
     /// Each triangle's neighbourhood, for hinted queries.
@@ -139,7 +146,8 @@ impl TriangleMesh {
                     n
                 }
             })
-            .collect();
+            .collect::<Vec<DVec3>>();
+        let corner_normals = corner_normals(&vertices, &triangles, &normals);
         let (aabb_min, aabb_max) = vertices.iter().fold(
             (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
             |(lo, hi), v| (lo.min(*v), hi.max(*v)),
@@ -160,6 +168,7 @@ impl TriangleMesh {
             shape,
             surfaces,
             normals,
+            corner_normals,
             aabb_min,
             aabb_max,
             neighbourhoods,
@@ -181,9 +190,22 @@ impl TriangleMesh {
         &self.surfaces
     }
 
-    /// The up-pointing unit normal of each triangle.
+    /// The up-pointing unit normal of each triangle (flat: a hit reports the smooth one).
     pub fn normals(&self) -> &[DVec3] {
         &self.normals
+    }
+
+    /// The smooth unit normal at `point` on triangle `index` (the corners' normals blended
+    /// by `point`'s barycentric coordinates), or `None` for an index out of range.
+    pub fn smooth_normal(&self, index: usize, point: DVec3) -> Option<DVec3> {
+        let corners = self.corner_normals.get(index)?;
+        let tri = self.shape.triangle(u32::try_from(index).ok()?);
+        Some(interpolate(
+            [tri.a, tri.b, tri.c],
+            corners,
+            point,
+            *self.normals.get(index)?,
+        ))
     }
 
     /// Number of vertices.
@@ -216,9 +238,10 @@ impl TriangleMesh {
         let (triangle, distance) =
             CompositeShapeRef(&self.shape).cast_local_ray(&ray, max_distance, true)?;
         let index = triangle as usize;
+        let point = origin + direction * distance;
         let hit = GroundHit {
-            point: origin + direction * distance,
-            normal: *self.normals.get(index)?,
+            point,
+            normal: self.smooth_normal(index, point)?,
             distance,
             surface: *self.surfaces.get(index)?,
         };
@@ -235,6 +258,18 @@ impl TriangleMesh {
         direction: DVec3,
         max_distance: f64,
         hint: &mut RayHint,
+    ) -> Option<(usize, GroundHit)> {
+        self.ray_cast_hinted_with(origin, direction, max_distance, hint, HitNormal::Smooth)
+    }
+
+    /// [`TriangleMesh::ray_cast_triangle_hinted`] reporting the normal `normal` asks for.
+    fn ray_cast_hinted_with(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+        normal: HitNormal,
     ) -> Option<(usize, GroundHit)> {
         if !(origin.is_finite() && direction.is_finite() && max_distance >= 0.0) {
             return None;
@@ -254,7 +289,13 @@ impl TriangleMesh {
             if let Some(triangle) = remembered {
                 hint.remember(triangle);
             }
-            return found;
+            return match normal {
+                HitNormal::Smooth => found,
+                HitNormal::Face => found.and_then(|(index, hit)| {
+                    let normal = *self.normals.get(index)?;
+                    Some((index, GroundHit { normal, ..hit }))
+                }),
+            };
         };
         // The BVH's rules: a hit must come strictly before the best so far (the first found
         // wins a tie) and strictly before `max_distance`.
@@ -277,11 +318,16 @@ impl TriangleMesh {
             return None;
         }
         hint.remember(index);
+        let point = origin + direction * distance;
+        let normal = match normal {
+            HitNormal::Smooth => self.smooth_normal(index, point)?,
+            HitNormal::Face => *self.normals.get(index)?,
+        };
         Some((
             index,
             GroundHit {
-                point: origin + direction * distance,
-                normal: *self.normals.get(index)?,
+                point,
+                normal,
                 distance,
                 surface: *self.surfaces.get(index)?,
             },
@@ -318,6 +364,27 @@ impl Ground for TriangleMesh {
         self.ray_cast_triangle_hinted(origin, direction, max_distance, hint)
             .map(|(_, hit)| hit)
     }
+
+    /// The triangle's own normal: no blending of its corners' normals.
+    fn ray_cast_face_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        self.ray_cast_hinted_with(origin, direction, max_distance, hint, HitNormal::Face)
+            .map(|(_, hit)| hit)
+    }
+}
+
+/// Which normal a mesh hit reports.
+#[derive(Clone, Copy, Debug)]
+enum HitNormal {
+    /// The corners' normals blended at the point ([`TriangleMesh::smooth_normal`]).
+    Smooth,
+    /// The triangle's own normal.
+    Face,
 }
 
 #[cfg(test)]
@@ -593,7 +660,7 @@ mod tests {
     }
 
     #[test]
-    fn hinted_queries_equal_the_bvh_along_a_path_and_with_any_hint() {
+    fn hinted_and_face_queries_equal_the_bvh_along_a_path_and_with_any_hint() {
         let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
         let mesh = bumpy_grid(&mut rng, 41, 1.0);
         let (largest, mean) = mesh.neighbourhood_size();
@@ -626,6 +693,15 @@ mod tests {
             if full.is_none() {
                 misses += 1;
             }
+            // The face query: the same point, distance and surface, the triangle's own normal.
+            let mut face_hint = before;
+            let face = mesh.ray_cast_face_hinted(at, d, max, &mut face_hint);
+            assert_eq!(face_hint, hint);
+            let expected = full.map(|(i, hit)| GroundHit {
+                normal: mesh.normals[i],
+                ..hit
+            });
+            assert_eq!(face, expected, "step {step}");
             // Any hint at all, even a wrong one, gives the same answer.
             let mut wrong = RayHint::default();
             wrong.remember(usize::from(rng.byte()) * 12);

@@ -4,7 +4,8 @@
 //! first hit you, with which normal, on which [`Surface`]? Implementations: [`FlatGround`]
 //! (an infinite plane, for tests) and, in [`mesh`], [`TriangleMesh`]: a triangle mesh with a
 //! bounding-volume hierarchy and a surface per triangle, built from a track layout
-//! (`crate::track`). Walls and barriers, which only the car body meets, are a second kind of
+//! (`crate::track`), whose hits carry normals smoothed across gentle folds
+//! ([`smooth_normals`]). Walls and barriers, which only the car body meets, are a second kind of
 //! geometry a ground may carry: [`Ground::walls`] gives them ([`walls`]).
 
 pub mod flat;
@@ -12,6 +13,7 @@ pub mod mesh;
 pub mod neighbourhood;
 pub mod query;
 mod ray_triangle;
+pub mod smooth_normals;
 pub mod surface;
 pub mod walls;
 

@@ -40,6 +40,20 @@ pub trait Ground {
         self.ray_cast(origin, direction, max_distance)
     }
 
+    /// [`Ground::ray_cast_hinted`]'s point, distance and surface; the normal may be that of
+    /// the face hit rather than the ground's smoothed normal there (a mesh skips blending its
+    /// corner normals). For probes that need only where the ground is and whether the face
+    /// hit could be stood on, as the tyre's patch probes. The default is `ray_cast_hinted`.
+    fn ray_cast_face_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        self.ray_cast_hinted(origin, direction, max_distance, hint)
+    }
+
     /// The walls and barriers the car body collides with, if there are any. The default has
     /// none.
     fn walls(&self) -> Option<&Walls> {

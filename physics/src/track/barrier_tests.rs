@@ -32,6 +32,7 @@ fn uniform(barriers: Option<BarrierSpec>) -> TrackLayout {
         centre_line: circle(200.0, 48),
         kerb: Some(KerbSpec {
             width_m: 1.0,
+            height_m: 0.0,
             straight_surface: Surface::Grass,
         }),
         verge: vec![VergeBand {

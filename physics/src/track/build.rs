@@ -4,7 +4,8 @@
 //!
 //! A road cross-section, left to right: verge bands (outermost first), the kerb strip, the road
 //! (its left half and right half, meeting at the centre vertex), the kerb strip, the verge
-//! bands. The road and kerb strips lie in the banked plane of the road; each verge band runs
+//! bands. The road and kerb strips lie in the banked plane of the road, kerb stones in corners
+//! raised above it as a trapezoid when the layout gives them a height ([`super::kerb`]); each verge band runs
 //! horizontally away from the previous edge, rising or falling by its `slope_pct`. On the
 //! inside of a tight corner the bands beside the road are narrowed so that they end short of
 //! the corner's centre of curvature and do not fold over themselves.
@@ -19,6 +20,7 @@ use crate::ground::{Surface, TriangleMesh};
 use super::barrier::{build_barriers, walls_of};
 use super::boundary::close;
 use super::centre_line::{CentreLine, CentreLineSample};
+use super::kerb::kerb_profile;
 use super::layout::{ObjectSpec, PadShape, Reference, TrackLayout, polygon_turn_sign};
 use super::reference::{NamedReference, ReferenceGeometry};
 use super::roadside_rules::RoadsideRules;
@@ -115,7 +117,10 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
 #[derive(Clone, Copy)]
 enum Band {
     Road,
+    /// The kerb strip laid flat in the road's plane.
     Kerb,
+    /// One of the three columns of a raised kerb's trapezoid ([`kerb_profile`]).
+    RaisedKerb(usize),
     Verge(usize),
 }
 
@@ -157,8 +162,10 @@ fn road(
     }
     // Bands on one side, from the road outwards.
     let mut side: Vec<Band> = Vec::new();
-    if layout.kerb.is_some() {
-        side.push(Band::Kerb);
+    match layout.kerb {
+        Some(k) if k.height_m > 0.0 => side.extend((0..3).map(Band::RaisedKerb)),
+        Some(_) => side.push(Band::Kerb),
+        None => {}
     }
     side.extend((0..layout.verge.len()).map(Band::Verge));
     // Bands across the whole section, left to right.
@@ -175,17 +182,25 @@ fn road(
     let corners = corner_flags(layout, samples, centre_line.is_closed());
     let scales = inside_scales(samples, centre_line, extent);
     let first = data.index()?;
-    for (s, scale) in samples.iter().zip(&scales) {
+    for ((s, scale), &corner) in samples.iter().zip(&scales).zip(&corners) {
         let horizontal_left = DVec3::Z.cross(s.tangent).normalize_or(DVec3::Y);
         let half = 0.5 * s.width_m;
         let mut row: Vec<DVec3> = Vec::with_capacity(columns);
         let mut outer = [DVec3::ZERO; 2];
         for (sign, scale) in [(1.0, scale[0]), (-1.0, scale[1])] {
-            let mut edge = s.position + s.left * (sign * half);
+            let road_edge = s.position + s.left * (sign * half);
+            let mut edge = road_edge;
             let mut outward = Vec::with_capacity(side.len());
             for band in &side {
                 edge = match band {
                     Band::Kerb => edge + s.left * (sign * kerb_width * scale),
+                    Band::RaisedKerb(k) => {
+                        let profile = layout
+                            .kerb
+                            .map_or([(0.0, 0.0); 3], |spec| kerb_profile(&spec, scale, corner));
+                        let (across, up) = profile[*k];
+                        road_edge + s.left * (sign * across) + s.normal * up
+                    }
                     Band::Verge(i) => {
                         let v = &layout.verge[*i];
                         let run = v.width_m * scale;
@@ -233,7 +248,7 @@ fn road(
             let c = c as u32;
             let surface = match band {
                 Band::Road => layout.road_surface,
-                Band::Kerb => {
+                Band::Kerb | Band::RaisedKerb(_) => {
                     if corner {
                         Surface::Kerb
                     } else {

@@ -124,6 +124,10 @@ pub struct ControlPoint {
 pub struct KerbSpec {
     /// Width of the strip, in the plane of the road (m).
     pub width_m: f64,
+    /// Height of the kerb stones above the road's plane in corners (m): a trapezoid across
+    /// the strip ([`super::kerb`]). Zero (the default) lays them flat in the road's plane.
+    #[serde(default)]
+    pub height_m: f64,
     /// Surface of the strip where the road is not a corner (kerb stones lie only in corners);
     /// asphalt when omitted.
     #[serde(default)]
@@ -472,7 +476,15 @@ impl Validate for TrackLayout {
         }
         v.non_negative("corner_radius_m", self.corner_radius_m);
         if let Some(kerb) = &self.kerb {
-            v.within("kerb", |v| v.positive("width_m", kerb.width_m));
+            v.within("kerb", |v| {
+                v.positive("width_m", kerb.width_m);
+                v.in_range(
+                    "height_m",
+                    kerb.height_m,
+                    0.0,
+                    super::kerb::MAX_KERB_HEIGHT_M,
+                );
+            });
         }
         v.within("verge", |v| {
             for (i, band) in self.verge.iter().enumerate() {

@@ -31,6 +31,7 @@ mod build;
 mod build_sections;
 pub mod centre_line;
 pub mod cross_section;
+pub mod kerb;
 pub mod layout;
 pub mod reference;
 pub mod roadside_rules;
@@ -190,6 +191,22 @@ impl Ground for TrackMesh {
         // ground is asked through its BVH.
         self.ground
             .ray_cast_hinted(origin, direction, max_distance, hint)
+            .or_else(|| {
+                self.outer_ground
+                    .as_ref()?
+                    .ray_cast(origin, direction, max_distance)
+            })
+    }
+
+    fn ray_cast_face_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        self.ground
+            .ray_cast_face_hinted(origin, direction, max_distance, hint)
             .or_else(|| {
                 self.outer_ground
                     .as_ref()?

@@ -47,6 +47,7 @@ fn with_bands(centre_line: Vec<ControlPoint>, closed: bool) -> TrackLayout {
         corner_radius_m: 150.0,
         kerb: Some(KerbSpec {
             width_m: 1.0,
+            height_m: 0.0,
             straight_surface: Surface::Grass,
         }),
         verge: vec![

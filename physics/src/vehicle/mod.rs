@@ -69,6 +69,7 @@ pub mod steering;
 pub mod steering_feel;
 pub mod suspension;
 pub mod telemetry;
+pub mod tyre_envelope;
 pub mod tyre_fit;
 mod tyre_forces;
 mod tyre_heat;

@@ -55,6 +55,7 @@ use super::relaxation::RelaxationTable;
 use super::steering_feel::SteeringFeel;
 use super::suspension::strut_forces;
 use super::telemetry::Snapshot;
+use super::tyre_envelope::ProbeHints;
 use super::tyre_forces::{TyreForces, TyreInputs};
 use super::tyre_heat::TyreHeat;
 use super::unsprung::{WheelMount, WheelTravel, advance_travels, axial_speeds, transmit};
@@ -74,7 +75,7 @@ use crate::validate::{Validate, Validator, Violations};
 /// The ground queries' hints of the four wheels and the body probes.
 #[derive(Clone, Copy, Debug, Default)]
 struct GroundHints {
-    wheels: [RayHint; 4],
+    wheels: [ProbeHints; 4],
     body: [RayHint; BODY_POINTS],
 }
 

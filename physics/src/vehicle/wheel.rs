@@ -3,15 +3,19 @@
 //!
 //! # Contact
 //!
-//! Each corner casts one ray from its suspension hardpoint along the suspension axis (body
-//! -z) through [`Ground::ray_cast`]. The wheel's centre sits on the axis `len = max_length - x`
+//! Each corner probes the ground along its suspension axis (body -z) through
+//! [`Ground::ray_cast_hinted`]: one ray from the hardpoint and four more across its contact
+//! patch, combined into one effective ground plane per wheel ([`super::tyre_envelope`]: the
+//! tyre as a disc that envelops steps and edges over its patch length; on a plane it is
+//! exactly the centre ray). The wheel's centre sits on the axis `len = max_length - x`
 //! below the hardpoint, `x` its own suspension compression (the wheel is a mass of its own,
 //! [`super::unsprung`]). The tyre is treated as a sphere of its free radius `R` for the
-//! vertical contact: with `d` the hit distance and `c = -axis . n` the cosine between axis and
-//! ground normal, the centre is `(d - len) c` from the ground plane and the tyre deflects by
-//! `δ = R - (d - len) c`; it deflects at the rate `δ' = -(v_centre . n)`, which on a mesh also
-//! sees the slope the contact moves over. A tyre without deflection, or whose axis lies within
-//! 72 degrees of the ground plane (car on its side), has no contact.
+//! vertical contact: with `d` the centre ray's hit distance, `h` the effective plane's lift
+//! above the centre hit's tangent plane and `c = -axis . n` the cosine between axis and the
+//! effective normal `n`, the centre is `(d - len) c - h (n0 . n)` from the plane and the tyre
+//! deflects by `δ = R` less that; it deflects at the rate `δ' = -(v_centre . n)`, which on a
+//! mesh also sees the slope the contact moves over. A tyre without deflection, or whose axis
+//! lies within 72 degrees of the ground plane (car on its side), has no contact.
 //!
 //! # Contact frame (ISO-W)
 //!
@@ -108,8 +112,9 @@ use glam::{DQuat, DVec3};
 use super::chassis::RigidBody;
 use super::params::{VehicleParams, WheelParams};
 use super::relaxation::{RelaxationLengths, RelaxationTable, slip_stiffnesses};
+use super::tyre_envelope::{ProbeHints, TyrePatch, probe};
 use super::unsprung::{WheelMount, WheelTravel};
-use crate::ground::{Ground, RayHint, Surface};
+use crate::ground::{Ground, Surface};
 use crate::powertrain::WheelSpin;
 use crate::tire::{Tire, TireInput, TireModel};
 
@@ -177,15 +182,38 @@ pub struct ContactGeometry {
 }
 
 impl Corner {
+    /// The contact patch this corner's tyre is probed over ([`TyrePatch::of`] at the static
+    /// deflection, free radius less rolling radius).
+    #[must_use]
+    pub fn patch(&self) -> TyrePatch {
+        TyrePatch::of(
+            self.mount.free_radius_m,
+            self.mount.free_radius_m - self.radius,
+        )
+    }
+
     /// Finds the ground under this corner of `body`, its wheel at `travel` on its axis.
-    /// `hint` is this corner's ground-query cache (see [`RayHint`]); it never changes the
-    /// result.
+    /// `hints` are this corner's ground-query caches, one per probe (see
+    /// [`crate::ground::RayHint`]); they never change the result.
     pub fn find_contact(
         &self,
         body: &RigidBody,
         travel: &WheelTravel,
         ground: &impl Ground,
-        hint: &mut RayHint,
+        hints: &mut ProbeHints,
+    ) -> ContactGeometry {
+        self.find_contact_over(self.patch(), body, travel, ground, hints)
+    }
+
+    /// [`Corner::find_contact`] probing the ground over `patch` instead of the tyre's own; a
+    /// zero patch is the one-ray contact.
+    pub fn find_contact_over(
+        &self,
+        patch: TyrePatch,
+        body: &RigidBody,
+        travel: &WheelTravel,
+        ground: &impl Ground,
+        hints: &mut ProbeHints,
     ) -> ContactGeometry {
         let q = body.pose.orientation;
         let m = &self.mount;
@@ -204,29 +232,35 @@ impl Corner {
             surface: Surface::default(),
         };
         let reach = m.max_length_m + m.free_radius_m / MIN_AXIS_COSINE;
-        let Some(hit) = ground.ray_cast_hinted(hardpoint, axis, reach, hint) else {
+        let Some(patch) = probe(
+            ground,
+            (hardpoint, axis, q),
+            reach,
+            patch,
+            MIN_AXIS_COSINE,
+            hints,
+        ) else {
             return none;
         };
-        let cosine = -axis.dot(hit.normal);
-        if cosine.is_nan() || cosine < MIN_AXIS_COSINE || !hit.distance.is_finite() {
+        let normal = patch.normal;
+        let cosine = -axis.dot(normal);
+        if cosine.is_nan() || cosine < MIN_AXIS_COSINE || !patch.centre.distance.is_finite() {
             return none;
         }
-        let height = (hit.distance - length) * cosine;
+        let height = patch.height_of(length, cosine);
         let deflection = m.free_radius_m - height;
+        let surface = patch.centre.surface;
         if deflection <= 0.0 || !deflection.is_finite() {
-            return ContactGeometry {
-                surface: hit.surface,
-                ..none
-            };
+            return ContactGeometry { surface, ..none };
         }
         let centre_velocity = body.point_velocity(wheel_centre) - axis * travel.rate_m_per_s;
         ContactGeometry {
             contact: true,
             tyre_deflection_m: deflection,
-            tyre_deflection_rate_m_per_s: -centre_velocity.dot(hit.normal),
-            normal: hit.normal,
-            point: wheel_centre - hit.normal * height,
-            surface: hit.surface,
+            tyre_deflection_rate_m_per_s: -centre_velocity.dot(normal),
+            normal,
+            point: wheel_centre - normal * height,
+            surface,
             ..none
         }
     }
@@ -239,7 +273,7 @@ pub fn find_contacts(
     travels: &[WheelTravel; 4],
     body: &RigidBody,
     ground: &impl Ground,
-    hints: &mut [RayHint; 4],
+    hints: &mut [ProbeHints; 4],
 ) -> [ContactGeometry; 4] {
     std::array::from_fn(|i| corners[i].find_contact(body, &travels[i], ground, &mut hints[i]))
 }
@@ -486,8 +520,9 @@ pub fn tyre_figures(tire: &Tire, fz: f64, pressure: f64) -> (f64, f64, f64, f64)
 #[allow(clippy::float_cmp)]
 mod tests {
     use super::*;
-    use crate::ground::FlatGround;
+    use crate::ground::{FlatGround, RayHint};
     use crate::tire::SimplifiedPacejka;
+    use crate::vehicle::tyre_envelope::PROBES;
 
     const PEAK: PeakSlip = PeakSlip {
         ratio: 0.1,
@@ -530,12 +565,12 @@ mod tests {
             rate_m_per_s: 0.05,
         };
         let ground = FlatGround::default();
-        let c = corner().find_contact(&body, &travel, &ground, &mut RayHint::default());
+        let c = corner().find_contact(&body, &travel, &ground, &mut [RayHint::default(); PROBES]);
         // Hardpoint at 0.75 m, wheel centre 0.3 m below it: 0.45 m up, hanging 15 cm clear.
         assert!(!c.contact && (c.wheel_centre.z - 0.45).abs() < 1e-12);
         assert!((c.compression - 0.1).abs() < 1e-12);
         body.pose.position.z = 0.29;
-        let c = corner().find_contact(&body, &travel, &ground, &mut RayHint::default());
+        let c = corner().find_contact(&body, &travel, &ground, &mut [RayHint::default(); PROBES]);
         // Centre at 0.19 m: the 0.3 m tyre pressed by 0.11 m, at the body's 0.2 m/s down
         // plus the wheel's 0.05 m/s up relative to it: 0.15 m/s.
         assert!(c.contact);
@@ -554,7 +589,7 @@ mod tests {
             &body,
             &corner().mount.static_travel(),
             &FlatGround::default(),
-            &mut RayHint::default(),
+            &mut [RayHint::default(); PROBES],
         );
         let k = contact_kinematics(&body, &c, 0.0, 0.0);
         assert!((k.vx - 10.0).abs() < 1e-12 && (k.vy - 1.0).abs() < 1e-12);

@@ -9,6 +9,7 @@
 )]
 
 mod dynamics;
+mod ground_contact;
 mod load_transfer;
 mod quarter_car;
 mod robustness;
