@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::support::full_check::full_check;
 use crate::support::xvfb::Xvfb;
 use gripline_render::RgbaImage;
 
@@ -133,7 +134,7 @@ fn render_draws_the_windows_frame_on_the_circuit() {
 /// so it runs with `GRIPLINE_FULL_CHECK=1`.
 #[test]
 fn render_draws_the_windows_frame_on_forza() {
-    if std::env::var_os("GRIPLINE_FULL_CHECK").is_none_or(|v| v != "1") {
+    if !full_check() {
         println!("skipped: set GRIPLINE_FULL_CHECK=1 to compare the window and render on forza");
         return;
     }

@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::support::full_check::full_check;
 use crate::support::xvfb::Xvfb;
 use gripline_render::RgbaImage;
 
@@ -264,15 +265,22 @@ fn every_settings_tab_draws_a_real_picture() {
     let dir = scratch_dir("settings");
     // Half a second open is enough for the picture: the screen is complete from its first
     // frame (0.2 s gives the same screenshot); most of each run is the window's start-up.
-    for tab in [
-        "controls",
-        "ffb",
-        "car",
-        "graphics",
-        "sound",
-        "telemetry",
-        "garage",
-    ] {
+    // Every tab's content is drawn in-process by `settings_ui::tests` (software rasteriser);
+    // here the window opens on two of them, and on all seven in the full check (CI time).
+    let tabs: &[&str] = if full_check() {
+        &[
+            "controls",
+            "ffb",
+            "car",
+            "graphics",
+            "sound",
+            "telemetry",
+            "garage",
+        ]
+    } else {
+        &["controls", "garage"]
+    };
+    for &tab in tabs {
         let shot = dir.join(format!("settings-{tab}.png"));
         let output = window_command(&xvfb, &dir)
             .args([

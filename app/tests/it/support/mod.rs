@@ -1,1 +1,2 @@
+pub mod full_check;
 pub mod xvfb;
