@@ -137,13 +137,24 @@ impl DriverModel {
             (None, _) => self.path.project(view.rear_axle),
         };
         self.last = Some(projection);
-        let steering_wheel_rad = self.steering.steer(
+        // Steer by where the rear axle is going, not where the body points: with the rear
+        // axle's velocity at `beta` to the heading, the bicycle model needs the road wheels
+        // at the kinematic angle plus `beta` (`delta = L k + alpha_f - alpha_r`, the rear
+        // slip angle being `-beta`). A tail stepping out (beta against the turn) so brings
+        // counter-steer at once, which damps the weave the body heading alone builds up at
+        // speed (forza at 40-50 s: a growing yaw oscillation, then a spin).
+        let beta = view.rear_lateral_speed.atan2(view.speed.abs().max(1.0));
+        let kinematic_wheel_rad = self.steering.steer(
             &self.path,
             projection.station,
             view.rear_axle,
-            view.yaw,
+            view.yaw + beta,
             view.speed,
             &self.geometry,
+        );
+        let steering_wheel_rad = (kinematic_wheel_rad + beta * self.geometry.steering_ratio).clamp(
+            -self.geometry.max_steering_wheel_rad,
+            self.geometry.max_steering_wheel_rad,
         );
         // Plan speed a little ahead: the car needs time to respond to the pedals.
         let target = self
@@ -152,14 +163,16 @@ impl DriverModel {
         let pedals = self.speed_control.update(target, view.speed, dt);
         // The throttle shares the grip with the corner as the plan does (friction circle):
         // full throttle where the corner takes the whole grip would spin the driven wheels.
-        // And it eases off when the tail steps out.
-        let beta = view.rear_lateral_speed.atan2(view.speed.abs().max(1.0));
+        // And it eases off when the tail steps out. The brake shares the grip the same way:
+        // braking hard while the corner takes the grip, or while the tail is out, unloads the
+        // rear tyres past their peak and spins the car (forza's long right-hander at about
+        // 44 s did so every lap), so the driver releases it as a racing driver does.
         let drive_share = self.profile.drive_share_at(projection.station, view.speed)
             * slide_throttle_share(beta);
         Controls {
             steering_wheel_rad,
             throttle: pedals.throttle * drive_share,
-            brake: pedals.brake,
+            brake: pedals.brake * drive_share,
             ..Controls::default()
         }
     }
