@@ -59,6 +59,14 @@ pub fn slide_throttle_share(beta: f64) -> f64 {
 /// ([`Path::project_near`]'s `window`).
 pub const PROJECTION_WINDOW: usize = 8;
 
+/// How much of the rear axle's sideslip the steering follows (0: the body's heading alone,
+/// 1: the rear axle's course, the bicycle model's full counter-steer). Measured with the C5
+/// (`sim/tests/it/torcs_laps.rs`, `--scenario laps` on forza): with none it weaves and spins on
+/// forza every lap; with all of it, it laps forza but runs 4.7 m wide at aalborg (the wheels
+/// off the road); with half, the worst offsets are 2.6 m (forza), 3.5 m (e-track-1) and
+/// 3.1 m (aalborg), and forza is lapped with no recovery.
+pub const SIDESLIP_FEEDBACK: f64 = 0.5;
+
 /// A path-following driver.
 #[derive(Clone, Debug)]
 pub struct DriverModel {
@@ -137,13 +145,14 @@ impl DriverModel {
             (None, _) => self.path.project(view.rear_axle),
         };
         self.last = Some(projection);
-        // Steer by where the rear axle is going, not where the body points: with the rear
-        // axle's velocity at `beta` to the heading, the bicycle model needs the road wheels
-        // at the kinematic angle plus `beta` (`delta = L k + alpha_f - alpha_r`, the rear
-        // slip angle being `-beta`). A tail stepping out (beta against the turn) so brings
-        // counter-steer at once, which damps the weave the body heading alone builds up at
-        // speed (forza at 40-50 s: a growing yaw oscillation, then a spin).
-        let beta = view.rear_lateral_speed.atan2(view.speed.abs().max(1.0));
+        // Steer partly by where the rear axle is going, not only where the body points: with
+        // the rear axle's velocity at `beta` to the heading, the bicycle model needs the road
+        // wheels at the kinematic angle plus `beta` (`delta = L k + alpha_f - alpha_r`, the
+        // rear slip angle being `-beta`). A tail stepping out (beta against the turn) so
+        // brings counter-steer at once, which damps the weave the body heading alone builds
+        // up at speed (forza at 40-50 s: a growing yaw oscillation, then a spin). Weighted by
+        // [`SIDESLIP_FEEDBACK`].
+        let beta = SIDESLIP_FEEDBACK * view.rear_lateral_speed.atan2(view.speed.abs().max(1.0));
         let kinematic_wheel_rad = self.steering.steer(
             &self.path,
             projection.station,
@@ -163,16 +172,14 @@ impl DriverModel {
         let pedals = self.speed_control.update(target, view.speed, dt);
         // The throttle shares the grip with the corner as the plan does (friction circle):
         // full throttle where the corner takes the whole grip would spin the driven wheels.
-        // And it eases off when the tail steps out. The brake shares the grip the same way:
-        // braking hard while the corner takes the grip, or while the tail is out, unloads the
-        // rear tyres past their peak and spins the car (forza's long right-hander at about
-        // 44 s did so every lap), so the driver releases it as a racing driver does.
+        // And it eases off when the tail steps out.
+        let sideslip = view.rear_lateral_speed.atan2(view.speed.abs().max(1.0));
         let drive_share = self.profile.drive_share_at(projection.station, view.speed)
-            * slide_throttle_share(beta);
+            * slide_throttle_share(sideslip);
         Controls {
             steering_wheel_rad,
             throttle: pedals.throttle * drive_share,
-            brake: pedals.brake * drive_share,
+            brake: pedals.brake,
             ..Controls::default()
         }
     }

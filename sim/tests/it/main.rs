@@ -7,6 +7,7 @@ mod support;
 mod automatic_gearbox;
 mod closed_own_tracks;
 mod closed_world;
+mod driver_laps;
 mod ffb_car_normalisation;
 mod ffb_direction_check;
 mod ffb_runaway;
