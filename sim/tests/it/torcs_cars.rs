@@ -34,7 +34,16 @@ fn cars() -> Option<Vec<InstalledCar>> {
         return None;
     }
     if std::env::var_os("GRIPLINE_FULL_CHECK").is_some() {
-        return Some(cars);
+        // `GRIPLINE_TORCS_CARS=a,b` narrows a full check to the named cars.
+        return Some(match std::env::var("GRIPLINE_TORCS_CARS") {
+            Ok(names) => {
+                let names: Vec<&str> = names.split(',').map(str::trim).collect();
+                cars.into_iter()
+                    .filter(|c| names.contains(&c.name.as_str()))
+                    .collect()
+            }
+            Err(_) => cars,
+        });
     }
     Some(cars.into_iter().filter(|c| c.name == "car1-trb1").collect())
 }
@@ -387,13 +396,11 @@ impl Xml {
 /// 5.0 s against 4.3 s). Printed, not asserted.
 const LAUNCH_OPEN: [&str; 4] = ["baja-bug", "buggy", "car1-stock2", "car1-trb3"];
 
-/// Cars whose top speed lies outside 5 % of the balance, an open problem (full check only):
-/// the two with the most downforce (over three times their weight at 300 km/h) stay 7 % below
-/// it. At `car1-ow1`'s top speed its wheels carry 26.5 kN of the 29.4 kN of weight and
-/// downforce: the body rests on the road (TORCS's rigid packers became a progressive bump stop
-/// at the same travel) after the tyres' deflection (TORCS's wheel is rigid), and its sliding
-/// friction is about the missing 1.2 kN of drive. Printed, not asserted.
-const TOP_SPEED_OPEN: [&str; 2] = ["car1-ow1", "car1-stock1"];
+/// Cars whose top speed the procedure does not measure, an open problem (full check only):
+/// `car4-trb1` and `car5-trb1` reach their revs limiter (8500 rpm) in top gear just below
+/// their balance (309.5 and 309.0 km/h); the limiter's cycling keeps the speed from settling
+/// within the top-speed procedure's band, so it reports none in 240 s. Printed, not asserted.
+const TOP_SPEED_OPEN: [&str; 2] = ["car4-trb1", "car5-trb1"];
 
 /// One headless scenario run of `car`; its summary's metrics.
 fn run(car: &str, scenario: &str, track: Option<&str>, duration: Option<f64>) -> serde_json::Value {

@@ -45,6 +45,9 @@ pub struct ConvertedCar {
     pub warnings: Vec<String>,
 }
 
+/// Vertical stiffness (N/m) standing for TORCS's rigid wheel (see `wheel`).
+pub const TORCS_RIGID_TYRE_N_PER_M: f64 = 1.0e6;
+
 /// TORCS's ground-effect factor of the body lift at the four static ride heights (m):
 /// `hm = 2 exp(-3 (1.5 sum)^4)` (`aero.cpp`, `SimAeroUpdate`).
 pub fn ground_effect_factor(ride_heights_m: [f64; 4]) -> f64 {
@@ -244,7 +247,13 @@ fn axle(f: &Figures, axle: usize, warnings: &mut Vec<String>) -> Result<AxlePara
             rolling_resistance_c0: ASPHALT_ROLLING_RESISTANCE,
             rolling_resistance_c1_s_per_m: 0.0,
             unsprung_mass_kg: Some(f.num(right, "mass", 20.0)?),
-            tyre_vertical_stiffness_n_per_m: None,
+            // TORCS's wheel is rigid: the road holds it (wheel.cpp: ride height = wheel z -
+            // road z) and the load goes through the suspension to the packers, where
+            // SimCarCollideZ lifts the body without friction. A tyre five times Gripline's
+            // default stands for it: it keeps the body off the road under downforce at the
+            // bump stop (1 MN/m deflects 6.6 mm under car1-ow1's 6.6 kN per wheel at top
+            // speed) and its wheel hop (20 kg: 36 Hz) stays well inside the 1 kHz step.
+            tyre_vertical_stiffness_n_per_m: Some(TORCS_RIGID_TYRE_N_PER_M),
             tyre_vertical_damping_n_s_per_m: None,
         },
         suspension: SuspensionParams {
