@@ -66,13 +66,28 @@ pub fn stopping_distance(samples: &[StraightSample]) -> Option<f64> {
     Some(stop.distance - first.distance)
 }
 
-/// Steady top speed (m/s): the highest speed whose change over the last `window_s` seconds is
-/// below `tolerance` (m/s), or `None` if the run never settled.
+/// Steady top speed (m/s), or `None` if the run never settled: the last speed when it changed
+/// by at most `tolerance` (m/s) over the last `window_s` seconds; else, for a car that cycles
+/// on its rev limiter (the speed saws up and down and two instants may differ by more), the
+/// mean speed of the window's second half when it is within a quarter of `tolerance` of the
+/// first half's. A car still gaining speed steadily fails both (its halves' means differ by
+/// about half its change over the window), so the second rule never settles it early.
 pub fn steady_top_speed(samples: &[StraightSample], window_s: f64, tolerance: f64) -> Option<f64> {
     let last = samples.last()?;
-    let start = samples.iter().find(|s| s.t >= last.t - window_s)?;
-    ((last.speed - start.speed).abs() <= tolerance && last.t - samples[0].t >= window_s)
-        .then_some(last.speed)
+    let from = samples.iter().position(|s| s.t >= last.t - window_s)?;
+    if last.t - samples[0].t < window_s {
+        return None;
+    }
+    if (last.speed - samples[from].speed).abs() <= tolerance {
+        return Some(last.speed);
+    }
+    let window = &samples[from..];
+    let (first, second) = window.split_at(window.len() / 2);
+    let mean = |s: &[StraightSample]| s.iter().map(|s| s.speed).sum::<f64>() / s.len() as f64;
+    (!first.is_empty()
+        && !second.is_empty()
+        && (mean(second) - mean(first)).abs() <= 0.25 * tolerance)
+        .then(|| mean(second))
 }
 
 /// Coast-down fit: the road-load polynomial `F = a + b v + c v²` (N) fitted by least squares
@@ -312,5 +327,32 @@ mod tests {
             speed: last.speed,
         }));
         assert!((steady_top_speed(&run, 2.0, 0.1).unwrap() - last.speed).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_car_sawing_on_its_limiter_settles_at_its_mean_speed() {
+        // 85 m/s +- 0.6 m/s, a 0.4 s limiter cycle: the window's ends differ by 1.2 m/s.
+        let saw = |t: f64| 85.0 + 1.2 * (2.0 * (t / 0.4 - (t / 0.4 + 0.5).floor())).abs() - 0.6;
+        let run: Vec<StraightSample> = (0..=10_000)
+            .map(|i| {
+                let t = f64::from(i) * 0.001;
+                StraightSample {
+                    t,
+                    distance: 85.0 * t,
+                    speed: saw(t) + 0.001 * (t * 7.0).sin(),
+                }
+            })
+            .collect();
+        let top = steady_top_speed(&run, 5.0, 0.3).expect("settled on the limiter");
+        assert!((top - 85.0).abs() < 0.05, "{top}");
+        // Still gaining 0.1 m/s a second (0.5 m/s over the window, above 0.3): not settled.
+        let rising: Vec<StraightSample> = run
+            .iter()
+            .map(|s| StraightSample {
+                speed: s.speed + 0.1 * s.t,
+                ..*s
+            })
+            .collect();
+        assert!(steady_top_speed(&rising, 5.0, 0.3).is_none());
     }
 }
