@@ -168,16 +168,23 @@ impl TrackMesh {
     }
 }
 
+impl TrackMesh {
+    /// The outer ground's hit ([`TrackMesh::outer_ground`]), asked where the generated ground
+    /// has none; through its BVH (the hints serve the generated ground, where a car spends
+    /// its time).
+    fn outer_hit(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
+        self.outer_ground
+            .as_ref()?
+            .ray_cast(origin, direction, max_distance)
+    }
+}
+
 impl Ground for TrackMesh {
     /// The generated ground's hit, else the outer ground's ([`TrackMesh::outer_ground`]).
     fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
         self.ground
             .ray_cast(origin, direction, max_distance)
-            .or_else(|| {
-                self.outer_ground
-                    .as_ref()?
-                    .ray_cast(origin, direction, max_distance)
-            })
+            .or_else(|| self.outer_hit(origin, direction, max_distance))
     }
 
     fn ray_cast_hinted(
@@ -187,15 +194,9 @@ impl Ground for TrackMesh {
         max_distance: f64,
         hint: &mut RayHint,
     ) -> Option<GroundHit> {
-        // The hint serves the generated ground, where a car spends its time; the outer
-        // ground is asked through its BVH.
         self.ground
             .ray_cast_hinted(origin, direction, max_distance, hint)
-            .or_else(|| {
-                self.outer_ground
-                    .as_ref()?
-                    .ray_cast(origin, direction, max_distance)
-            })
+            .or_else(|| self.outer_hit(origin, direction, max_distance))
     }
 
     fn ray_cast_face_hinted(
@@ -207,11 +208,7 @@ impl Ground for TrackMesh {
     ) -> Option<GroundHit> {
         self.ground
             .ray_cast_face_hinted(origin, direction, max_distance, hint)
-            .or_else(|| {
-                self.outer_ground
-                    .as_ref()?
-                    .ray_cast(origin, direction, max_distance)
-            })
+            .or_else(|| self.outer_hit(origin, direction, max_distance))
     }
 
     fn walls(&self) -> Option<&Walls> {

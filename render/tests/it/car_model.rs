@@ -109,6 +109,25 @@ fn vehicle_naming(dir: &Path, model: &str) -> std::path::PathBuf {
     path
 }
 
+/// How a model drawn over the procedural body's place shows in the box behind the car (the
+/// middle 20 % across, 30 % up): the pixels that changed by over 40 levels summed over the
+/// channels, the pixels in the box, and the standard deviation of the drawn luminance.
+fn model_over_body(plain: &RgbaImage, drawn: &RgbaImage) -> (usize, usize, f64) {
+    let mut changed = 0;
+    let mut lum = Vec::new();
+    for y in H * 35 / 100..H * 65 / 100 {
+        for x in W * 40 / 100..W * 60 / 100 {
+            let (p, d) = (pixel(plain, x, y), pixel(drawn, x, y));
+            changed += usize::from((0..3).map(|c| (p[c] - d[c]).abs()).sum::<f64>() > 40.0);
+            lum.push(0.2126 * d[0] + 0.7152 * d[1] + 0.0722 * d[2]);
+        }
+    }
+    let n = lum.len();
+    let mean = lum.iter().sum::<f64>() / n as f64;
+    let sd = (lum.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / n as f64).sqrt();
+    (changed, n, sd)
+}
+
 /// The chase view of the car at rest on the circuit, with and without `model`.
 fn frames(visual: &VehicleVisual, model: &CarModel, mode: CameraMode) -> [RgbaImage; 2] {
     let gpu = gpu().expect("checked by the caller");
@@ -221,18 +240,7 @@ fn a_torcs_car_model_loads_with_its_levels_of_detail_and_renders() {
     drawn
         .write_png(&common::out_dir("render-car-model").join("p406-chase.png"))
         .expect("png");
-    let mut changed = 0;
-    let mut lum = Vec::new();
-    for y in H * 35 / 100..H * 65 / 100 {
-        for x in W * 40 / 100..W * 60 / 100 {
-            let (p, d) = (pixel(&plain, x, y), pixel(&drawn, x, y));
-            changed += usize::from((0..3).map(|c| (p[c] - d[c]).abs()).sum::<f64>() > 40.0);
-            lum.push(0.2126 * d[0] + 0.7152 * d[1] + 0.0722 * d[2]);
-        }
-    }
-    let n = lum.len();
-    let mean = lum.iter().sum::<f64>() / n as f64;
-    let sd = (lum.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / n as f64).sqrt();
+    let (changed, n, sd) = model_over_body(&plain, &drawn);
     println!("p406 over the box body: {changed} of {n} pixels changed, luminance sd {sd:.1}");
     assert!(changed > n / 4, "{changed} of {n}");
     assert!(sd > 10.0, "a textured, shaded car is not flat: {sd}");
@@ -309,17 +317,7 @@ fn every_installed_torcs_car_draws_its_own_model() {
             continue;
         }
         let [plain, drawn] = frames(&visual, &model, CameraMode::Chase);
-        let (mut changed, mut lum) = (0, Vec::new());
-        for y in H * 35 / 100..H * 65 / 100 {
-            for x in W * 40 / 100..W * 60 / 100 {
-                let (p, d) = (pixel(&plain, x, y), pixel(&drawn, x, y));
-                changed += usize::from((0..3).map(|c| (p[c] - d[c]).abs()).sum::<f64>() > 40.0);
-                lum.push(0.2126 * d[0] + 0.7152 * d[1] + 0.0722 * d[2]);
-            }
-        }
-        let n = lum.len();
-        let mean = lum.iter().sum::<f64>() / n as f64;
-        let sd = (lum.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / n as f64).sqrt();
+        let (changed, n, sd) = model_over_body(&plain, &drawn);
         println!("              {changed} of {n} pixels changed, luminance sd {sd:.1}");
         // Over a quarter of the box behind the car changes (the p406's case above), and the
         // model is textured and shaded, not one flat colour.
