@@ -152,7 +152,8 @@ impl DriverModel {
         // brings counter-steer at once, which damps the weave the body heading alone builds
         // up at speed (forza at 40-50 s: a growing yaw oscillation, then a spin). Weighted by
         // [`SIDESLIP_FEEDBACK`].
-        let beta = SIDESLIP_FEEDBACK * view.rear_lateral_speed.atan2(view.speed.abs().max(1.0));
+        let sideslip = view.rear_lateral_speed.atan2(view.speed.abs().max(1.0));
+        let beta = SIDESLIP_FEEDBACK * sideslip;
         let kinematic_wheel_rad = self.steering.steer(
             &self.path,
             projection.station,
@@ -173,7 +174,6 @@ impl DriverModel {
         // The throttle shares the grip with the corner as the plan does (friction circle):
         // full throttle where the corner takes the whole grip would spin the driven wheels.
         // And it eases off when the tail steps out.
-        let sideslip = view.rear_lateral_speed.atan2(view.speed.abs().max(1.0));
         let drive_share = self.profile.drive_share_at(projection.station, view.speed)
             * slide_throttle_share(sideslip);
         Controls {

@@ -84,10 +84,11 @@ pub fn steady_top_speed(samples: &[StraightSample], window_s: f64, tolerance: f6
     let window = &samples[from..];
     let (first, second) = window.split_at(window.len() / 2);
     let mean = |s: &[StraightSample]| s.iter().map(|s| s.speed).sum::<f64>() / s.len() as f64;
-    (!first.is_empty()
-        && !second.is_empty()
-        && (mean(second) - mean(first)).abs() <= 0.25 * tolerance)
-        .then(|| mean(second))
+    if first.is_empty() || second.is_empty() {
+        return None;
+    }
+    let settled = mean(second);
+    ((settled - mean(first)).abs() <= 0.25 * tolerance).then_some(settled)
 }
 
 /// Coast-down fit: the road-load polynomial `F = a + b v + c v²` (N) fitted by least squares
