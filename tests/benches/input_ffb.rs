@@ -3,10 +3,16 @@
 //! whole pipeline and safety gate and handed to the backend (a null backend here; in the app
 //! it is the writer thread's atomic store).
 //!
+//! A second benchmark, `store_to_write`, measures the writer thread's store-to-device time:
+//! from the sim thread's store of a new level to the backend receiving it, with the writer
+//! at 1 kHz and at 500 Hz (a backend that records the level in an atomic).
+//!
 //! Run: `cargo bench -p gripline-tests --bench input_ffb`.
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use gripline_input::bindings::ControlMapper;
@@ -17,6 +23,7 @@ use gripline_input::ffb::output::FfbOutput;
 use gripline_input::ffb::params::PipelineParams;
 use gripline_input::ffb::pipeline::{FfbInput, FfbPipeline};
 use gripline_input::ffb::safety::{FfbSafety, SafetyConfig};
+use gripline_input::ffb::writer::{FfbWriter, WriterConfig};
 use gripline_input::settings::axis_calibration::AxisCalibration;
 use gripline_input::settings::bindings::{AxisBinding, AxisControl, Bindings};
 use gripline_input::settings::device_identity::{DeviceIdentity, DeviceKind, DeviceMatch};
@@ -90,5 +97,65 @@ fn tick_path(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, tick_path);
+/// A backend at `rate_hz` that publishes the last level it received.
+struct Published {
+    rate_hz: f64,
+    level_bits: Arc<AtomicU64>,
+}
+
+impl FfbBackend for Published {
+    fn max_rate_hz(&self) -> f64 {
+        self.rate_hz
+    }
+    fn send_level(&mut self, level: f64) -> Result<(), FfbError> {
+        self.level_bits.store(level.to_bits(), Ordering::Release);
+        Ok(())
+    }
+    fn stop(&mut self) -> Result<(), FfbError> {
+        Ok(())
+    }
+}
+
+fn store_to_write(c: &mut Criterion) {
+    let mut group = c.benchmark_group("store_to_write");
+    group.sample_size(20);
+    for rate_hz in [1000.0, 500.0] {
+        let level_bits = Arc::new(AtomicU64::new(0));
+        let Ok(writer) = FfbWriter::spawn(
+            Published {
+                rate_hz,
+                level_bits: Arc::clone(&level_bits),
+            },
+            WriterConfig {
+                watchdog: None,
+                ..WriterConfig::default()
+            },
+        ) else {
+            eprintln!("store_to_write: the writer thread did not start");
+            return;
+        };
+        let mut n = 0u32;
+        group.bench_function(format!("{rate_hz} Hz"), |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    // A new level each time (distinct from the last, inside ±1).
+                    n = n.wrapping_add(1);
+                    let level = f64::from(n % 1000) / 1000.0 + 0.0005;
+                    let at = Instant::now();
+                    writer.store(level);
+                    while level_bits.load(Ordering::Acquire) != level.to_bits() {
+                        std::hint::spin_loop();
+                    }
+                    total += at.elapsed();
+                }
+                total
+            });
+        });
+        writer.shutdown();
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tick_path, store_to_write);
 criterion_main!(benches);

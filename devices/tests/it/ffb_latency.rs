@@ -1,12 +1,15 @@
-//! Store-to-device latency of force feedback, per backend: the sim thread stores a level in
+//! Store-to-device delivery of force feedback, per backend: the sim thread stores a level in
 //! the writer (an atomic store), the writer thread hands it to the backend at the backend's
-//! rate. Each backend is wrapped so that every command it receives is timestamped; the test
-//! stores 60 distinct levels 15 ms apart and measures, for each, the time until the backend
-//! received it.
+//! rate. Each backend is wrapped so that every command it receives is timestamped.
 //!
-//! Run with `--nocapture` to see the figures (median and worst per backend). The assertion is
-//! deliberately generous (a loaded CI machine must not fail it): every level arrives, within
-//! 50 ms; the figures, not the bound, are what the note reports.
+//! What is asserted is delivery, not speed: every stored level reaches the device, and the
+//! writer's own latency hook and success counters agree with what the device received. Each
+//! level is stored only after the previous one arrived, because the writer is
+//! latest-value-wins: on a loaded machine a level stored while the writer thread waits for
+//! the CPU is rightly replaced by the next one, and a test that stored on a fixed clock
+//! would then fail for the scheduler's sake (it did, on CI). The latency itself is measured
+//! by `cargo bench -p gripline-tests --bench input_ffb -- store_to_write`; `--nocapture`
+//! here prints this run's figures for information only.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -17,6 +20,10 @@ use gripline_input::ffb::protocol::RecordingHid;
 use gripline_input::ffb::protocol::logitech::LogitechClassicBackend;
 use gripline_input::ffb::recording::{Clock, RecordingBackend};
 use gripline_input::ffb::writer::{FfbWriter, WriterConfig};
+
+/// How long a stored level may take to arrive before the test calls it lost: far beyond any
+/// scheduling delay, so only a writer that drops or never sends a level fails.
+const LOST_AFTER: Duration = Duration::from_secs(10);
 
 /// Forwards to `inner`, timestamping each level it receives.
 struct Timed<B> {
@@ -43,8 +50,30 @@ impl<B: FfbBackend> FfbBackend for Timed<B> {
     }
 }
 
-/// Median and worst latency (µs) of `backend` behind a writer.
-fn measure<B: FfbBackend + Send + 'static>(backend: B) -> (f64, f64) {
+/// Polls `arrival` until it answers, or panics naming `level` after [`LOST_AFTER`].
+fn wait_for<T>(level: f64, mut arrival: impl FnMut() -> Option<T>) -> T {
+    let deadline = Instant::now() + LOST_AFTER;
+    loop {
+        if let Some(found) = arrival() {
+            return found;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "level {level} never reached the device"
+        );
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// Median and worst (µs) of `values`.
+fn median_and_max(mut values: Vec<f64>) -> (f64, f64) {
+    values.sort_by(f64::total_cmp);
+    (values[values.len() / 2], values[values.len() - 1])
+}
+
+/// Stores 60 distinct levels in a writer in front of `backend`, each after the previous one
+/// arrived; returns the median and worst store-to-device time (µs), for information.
+fn deliver_all<B: FfbBackend + Send + 'static>(backend: B) -> (f64, f64) {
     let log = Arc::new(Mutex::new(Vec::new()));
     let writer = FfbWriter::spawn(
         Timed {
@@ -57,37 +86,28 @@ fn measure<B: FfbBackend + Send + 'static>(backend: B) -> (f64, f64) {
         },
     )
     .expect("writer");
-    let mut stored = Vec::new();
-    for i in 1..=60 {
+    let mut latencies = Vec::new();
+    for i in 1..=60u32 {
         let level = f64::from(i) / 100.0;
-        stored.push((Instant::now(), level));
+        let at = Instant::now();
         writer.store(level);
-        std::thread::sleep(Duration::from_millis(15));
+        let arrived = wait_for(level, || {
+            log.lock()
+                .expect("log")
+                .iter()
+                .find(|(t, l)| *t >= at && (l - level).abs() < 1e-9)
+                .map(|&(t, _)| t)
+        });
+        latencies.push(arrived.duration_since(at).as_secs_f64() * 1e6);
+        // Vary the phase against the writer's period.
+        std::thread::sleep(Duration::from_micros(700 * u64::from(i % 5)));
     }
     writer.shutdown();
-    let received = log.lock().expect("log").clone();
-    let mut latencies: Vec<f64> = stored
-        .iter()
-        .map(|(at, level)| {
-            let arrived = received
-                .iter()
-                .find(|(t, l)| *t >= *at && (l - level).abs() < 1e-9)
-                .map_or_else(
-                    || panic!("level {level} never reached the device"),
-                    |(t, _)| *t,
-                );
-            arrived.duration_since(*at).as_secs_f64() * 1e6
-        })
-        .collect();
-    latencies.sort_by(f64::total_cmp);
-    (
-        latencies[latencies.len() / 2],
-        latencies[latencies.len() - 1],
-    )
+    median_and_max(latencies)
 }
 
 #[test]
-fn every_level_reaches_each_backend_within_a_writer_period_or_so() {
+fn every_level_reaches_each_backend() {
     let evdev = EvdevFfBackend::start(
         RecordingFfDevice::default(),
         EvdevFfConfig {
@@ -97,33 +117,19 @@ fn every_level_reaches_each_backend_within_a_writer_period_or_so() {
     )
     .expect("evdev backend");
     let logitech = LogitechClassicBackend::new(RecordingHid::default(), 500.0).expect("logitech");
-    let mut report = Vec::new();
     for (name, (median, worst)) in [
-        ("evdev FF_CONSTANT @500 Hz", measure(evdev)),
-        ("Logitech classic @500 Hz", measure(logitech)),
+        ("evdev FF_CONSTANT @500 Hz", deliver_all(evdev)),
+        ("Logitech classic @500 Hz", deliver_all(logitech)),
     ] {
-        eprintln!("store-to-device latency, {name}: median {median:.0} µs, worst {worst:.0} µs");
-        report.push((name, median, worst));
+        eprintln!("store-to-device time, {name}: median {median:.0} µs, worst {worst:.0} µs");
+        assert!(median.is_finite() && worst >= median, "{name}: {median} {worst}");
     }
-    for (name, median, worst) in report {
-        assert!(
-            median < 50_000.0 && worst < 50_000.0,
-            "{name}: {median} {worst}"
-        );
-    }
-}
-
-/// Median and worst (µs) of `values`.
-fn median_and_max(mut values: Vec<f64>) -> (f64, f64) {
-    values.sort_by(f64::total_cmp);
-    (values[values.len() / 2], values[values.len() - 1])
 }
 
 /// The writer at `rate_hz` in front of a recording backend stamped with real time: 100
-/// distinct levels stored 7 ms apart (not a multiple of the period), each one's latency from
-/// its store to the backend's timestamp; the writer's own `store_to_write_latency` hook and
-/// success counters are checked against the recording.
-fn recorded_latency(rate_hz: f64) -> (f64, f64) {
+/// distinct levels, each stored after the previous one arrived; the writer's own
+/// `store_to_write_latency` hook and success counters are checked against the recording.
+fn hook_agrees_with_the_recording(rate_hz: f64) {
     let epoch = Instant::now();
     let backend = RecordingBackend::new(Clock::Real(epoch)).with_rate(rate_hz);
     let recording = backend.recording();
@@ -135,60 +141,44 @@ fn recorded_latency(rate_hz: f64) -> (f64, f64) {
         },
     )
     .expect("writer");
-    let mut stored = Vec::new();
-    for i in 1..=100 {
+    let mut latencies = Vec::new();
+    for i in 1..=100u32 {
         let level = f64::from(i) / 200.0;
-        stored.push((epoch.elapsed(), level));
+        let at = epoch.elapsed();
         writer.store(level);
-        std::thread::sleep(Duration::from_millis(7));
+        let arrived = wait_for(level, || {
+            recording
+                .levels()
+                .iter()
+                .find(|(t, l)| *t >= at && (l - level).abs() < 1e-12)
+                .map(|&(t, _)| t)
+        });
+        latencies.push(arrived.saturating_sub(at).as_secs_f64() * 1e6);
+        std::thread::sleep(Duration::from_micros(700 * u64::from(i % 5)));
     }
     let hook = writer.store_to_write_latency();
     let successes = writer.successful_writes();
     let last = writer.last_successful_write();
     writer.shutdown();
-    let levels = recording.levels();
-    let latencies: Vec<f64> = stored
-        .iter()
-        .map(|&(at, level)| {
-            let arrived = levels
-                .iter()
-                .find(|(t, l)| *t >= at && (l - level).abs() < 1e-12)
-                .map_or_else(
-                    || panic!("level {level} never reached the device"),
-                    |&(t, _)| t,
-                );
-            arrived.saturating_sub(at).as_secs_f64() * 1e6
-        })
-        .collect();
-    // The hook saw the same writes: every stored level (7 ms apart, far slower than the
-    // writer), a worst case no better than the recorded one minus the stamping, and a
-    // success count and time for each.
-    assert!(hook.samples >= 100, "{hook:?}");
-    assert!(
-        hook.max >= hook.mean && hook.max < Duration::from_millis(50),
-        "{hook:?}"
-    );
+    let (median, worst) = median_and_max(latencies);
+    // Every stored level was written (each waited for its predecessor), so the hook counted
+    // each one, and the writer counted a success for each.
+    assert_eq!(hook.samples, 100, "{hook:?}");
+    assert!(hook.max >= hook.mean && hook.mean > Duration::ZERO, "{hook:?}");
     assert!(successes >= 100, "{successes}");
     assert!(last.is_some_and(|t| t >= epoch));
-    let (median, worst) = median_and_max(latencies);
     eprintln!(
-        "store-to-write latency, recording backend @{rate_hz} Hz: median {median:.0} µs, \
+        "store-to-write time, recording backend @{rate_hz} Hz: median {median:.0} µs, \
          worst {worst:.0} µs (writer hook: mean {} µs, worst {} µs over {} levels)",
         hook.mean.as_micros(),
         hook.max.as_micros(),
         hook.samples
     );
-    (median, worst)
 }
 
 #[test]
-fn store_to_write_latency_at_the_writers_rate() {
+fn the_writers_latency_hook_counts_every_delivered_level() {
     for rate_hz in [1000.0, 500.0] {
-        let (median, worst) = recorded_latency(rate_hz);
-        // Generous: a loaded machine must not fail this; the figures are the point.
-        assert!(
-            median < 50_000.0 && worst < 50_000.0,
-            "{rate_hz}: {median} {worst}"
-        );
+        hook_agrees_with_the_recording(rate_hz);
     }
 }
