@@ -13,6 +13,7 @@
 //! Without a subcommand, `gripline [--vehicle ID] [--track ID] [--autopilot]
 //! [--exit-after S] [--screenshot PNG] [--stats]` opens the simulator window ([`window`]).
 
+mod car_model_load;
 mod cli;
 mod devices;
 mod render_frame;

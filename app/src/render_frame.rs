@@ -8,12 +8,13 @@ use anyhow::{Context as _, Result, bail};
 use gripline_host::drive::LoadedDrive;
 use gripline_render::offscreen::OFFSCREEN_FORMAT;
 use gripline_render::{
-    AdapterChoice, Camera, CarModel, FrameInput, GpuContext, OffscreenRenderer, SpinAngles,
-    VehiclePose, VehicleVisual,
+    AdapterChoice, Camera, FrameInput, GpuContext, OffscreenRenderer, SpinAngles, VehiclePose,
+    VehicleVisual,
 };
 
+use crate::car_model_load::{load_car_model, visual_with_model};
 use crate::cli::RenderArgs;
-use crate::scene_world::{SceneWorld, build_scene, describe, render_settings};
+use crate::scene_world::{SceneWorld, build_scene, describe, describe_car, render_settings};
 use gripline_sim::session::Session;
 
 /// Longest drive before the frame (s): an hour of simulated time.
@@ -47,8 +48,11 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         .as_ref()
         .context("rendering needs a track (not the endless flat plane)")?;
     let visual = VehicleVisual::from_params(&loaded.params);
-    let model = load_car_model(&args.vehicle, &visual);
-    let visual = visual.with_driver_eye(model.as_ref().and_then(CarModel::driver_eye_body));
+    let model = load_car_model(&args.vehicle, &visual).unwrap_or_else(|e| {
+        eprintln!("gripline: warning: {e:#}; drawing the procedural body");
+        None
+    });
+    let visual = visual_with_model(visual, model.as_ref());
 
     let mut spin = SpinAngles::default();
     let ticks = session.ticks_in(args.at);
@@ -77,19 +81,13 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         track_mesh: track,
         track_scene: loaded.track_scene.as_deref(),
         visual: &visual,
+        car_model: model.as_ref(),
     };
     let scene = build_scene(&gpu, OFFSCREEN_FORMAT, &settings, &world);
     let drew = describe(&scene, &world);
+    let car = describe_car(&scene, &world);
     let mut renderer = OffscreenRenderer::with_scene(gpu, scene, args.width, args.height)
         .context("preparing the offscreen renderer")?;
-    let car = match &model {
-        Some(model) if renderer.scene_mut().set_car_model(Some(model)) => model.summary(),
-        Some(model) => format!(
-            "{}: nothing to draw; procedural body",
-            model.source.display()
-        ),
-        None => "procedural body".to_owned(),
-    };
     let frame = FrameInput::new(&pose, &camera, &visual, args.width, args.height);
     let image = renderer
         .render_frame(&frame)
@@ -112,25 +110,4 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         renderer.scene().sample_count()
     );
     Ok(())
-}
-
-/// The model the vehicle file `vehicle` names (its `model`), loaded for the car `visual`;
-/// `None` when it names none. A model that cannot be loaded is a warning, and the procedural
-/// body is drawn.
-fn load_car_model(vehicle: &str, visual: &VehicleVisual) -> Option<CarModel> {
-    let path = gripline_torcs::car::load::load_any_vehicle(vehicle)
-        .ok()?
-        .model?;
-    match CarModel::load(&path, visual) {
-        Ok(model) => {
-            for warning in &model.warnings {
-                eprintln!("gripline: warning: {}: {warning}", path.display());
-            }
-            Some(model)
-        }
-        Err(e) => {
-            eprintln!("gripline: warning: {e}; drawing the procedural body");
-            None
-        }
-    }
 }

@@ -1,7 +1,8 @@
 //! The renderer's world for a car and track, built one way for the window and for
 //! `gripline render`: the scene renderer with the track's ground, its imported TORCS scenery
 //! where it has one (or the generated ground and roadside furniture), the car, and the
-//! settings of the user's quality tier (sky, shadows, MSAA, internal resolution).
+//! settings of the user's quality tier (sky, shadows, MSAA, internal resolution), and the
+//! car's own model where it has one.
 //!
 //! The window builds it into its surface's format (`window/graphics.rs`), `gripline render`
 //! into an offscreen texture (`render_frame.rs`); the same car, track, camera and tier
@@ -9,7 +10,9 @@
 
 use gripline_config::QualityChoice;
 use gripline_physics::track::TrackMesh;
-use gripline_render::{GpuContext, QualityTier, RenderSettings, SceneRenderer, VehicleVisual};
+use gripline_render::{
+    CarModel, GpuContext, QualityTier, RenderSettings, SceneRenderer, VehicleVisual,
+};
 use gripline_torcs::track::scene_file::TrackScene;
 
 /// What the renderer draws of a car and track.
@@ -21,6 +24,9 @@ pub struct SceneWorld<'a> {
     pub track_scene: Option<&'a TrackScene>,
     /// The car's body and wheels.
     pub visual: &'a VehicleVisual,
+    /// The car's own model, drawn in place of the procedural body
+    /// ([`crate::car_model_load`]).
+    pub car_model: Option<&'a CarModel>,
 }
 
 /// The tier the adapter of `gpu` gets automatically.
@@ -52,7 +58,21 @@ pub fn build_scene(
 ) -> SceneRenderer {
     let mut scene = SceneRenderer::new(gpu, format, settings, world.track_mesh, world.visual);
     scene.set_track_scene(world.track_scene);
+    scene.set_car_model(world.car_model);
     scene
+}
+
+/// What `scene` draws of the car of `world`, in words: its model with triangles, textures
+/// and levels of detail, or the procedural body.
+pub fn describe_car(scene: &SceneRenderer, world: &SceneWorld<'_>) -> String {
+    match world.car_model {
+        Some(model) if scene.draws_car_model() => model.summary(),
+        Some(model) => format!(
+            "{}: nothing to draw; procedural body",
+            model.source.display()
+        ),
+        None => "procedural body".to_owned(),
+    }
 }
 
 /// What `scene` draws of `world`, in words: the scenery file with its triangles and

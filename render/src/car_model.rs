@@ -79,6 +79,17 @@ pub struct CarModel {
     pub warnings: Vec<String>,
 }
 
+impl std::fmt::Debug for CarModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CarModel")
+            .field("source", &self.source)
+            .field("lods", &self.lods.len())
+            .field("triangles", &self.triangle_count())
+            .field("body_from_model", &self.body_from_model)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Why a model cannot be drawn.
 #[derive(Debug, thiserror::Error)]
 #[error("car model {path}: {message}")]

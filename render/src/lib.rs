@@ -93,6 +93,7 @@ mod gpu_mesh;
 pub mod mesh;
 pub mod offscreen;
 pub mod pose;
+mod procedural_car_gpu;
 pub mod readback;
 pub mod rgba_image;
 pub mod roadside;

@@ -21,6 +21,7 @@ use crate::frame_input::FrameInput;
 use crate::gpu::GpuContext;
 use crate::gpu_mesh::GpuMesh;
 use crate::mesh::MeshBuilder;
+use crate::procedural_car_gpu::ProceduralCar;
 use crate::scene_pipelines::{DEPTH_FORMAT, SceneLayouts, ScenePipelines};
 use crate::settings::{RenderSettings, choose_msaa_samples};
 use crate::shadow_light::{light_matrix, sun_direction};
@@ -110,11 +111,8 @@ pub struct SceneRenderer {
     roadside_far_tiles: Vec<Tile>,
     visible_roadside_far: Vec<(u32, u32)>,
     detail_distance_m: f32,
-    body: Option<GpuMesh>,
-    /// The tail lamps: running lights, and lit as brake lamps.
-    tail_lamps: [Option<GpuMesh>; 2],
-    wheels: [Option<GpuMesh>; 2],
-    cockpit: Option<GpuMesh>,
+    /// The procedural body, lamps, wheels and cockpit of `visual`.
+    car: ProceduralCar,
     steering: Option<GpuMesh>,
     needle: Option<GpuMesh>,
     /// A car model drawn in place of the procedural body and wheels ([`Self::set_car_model`]).
@@ -323,13 +321,6 @@ impl SceneRenderer {
         let roadside_tiles = tile_mesh(&mut roadside_mesh);
         let mut roadside_far_mesh = std::mem::take(&mut geometry.roadside_far);
         let roadside_far_tiles = tile_mesh(&mut roadside_far_mesh);
-        let wheels = [0, 1].map(|axle| {
-            GpuMesh::new(
-                device,
-                "wheel",
-                &car_mesh::wheel_mesh(visual.wheel_radius_m[axle], visual.tyre_width_m[axle]),
-            )
-        });
         let sun_dir = sun_direction();
         Self {
             device: device.clone(),
@@ -366,16 +357,7 @@ impl SceneRenderer {
             visible_roadside_far: Vec::with_capacity(roadside_far_tiles.len()),
             roadside_far_tiles,
             detail_distance_m: settings.detail_distance_m,
-            body: GpuMesh::new(device, "car body", &car_mesh::body_mesh(visual)),
-            tail_lamps: [false, true].map(|braking| {
-                GpuMesh::new(
-                    device,
-                    "tail lamps",
-                    &car_mesh::tail_lamps_mesh(visual, braking),
-                )
-            }),
-            wheels,
-            cockpit: GpuMesh::new(device, "cockpit", &car_mesh::cockpit_mesh(visual)),
+            car: ProceduralCar::new(device, visual),
             steering: GpuMesh::new(device, "steering wheel", &car_mesh::steering_wheel_mesh()),
             needle: GpuMesh::new(device, "needle", &car_mesh::needle_mesh()),
             car_model: None,
@@ -396,8 +378,24 @@ impl SceneRenderer {
         });
     }
 
+    /// Draws the car `visual` (its procedural body, wheels and cockpit, rebuilt) with `model`
+    /// in place of the procedural body and wheels, or without one (`None`); whether the model
+    /// was uploaded. For a car whose model or driver's eye point arrives after the scene was
+    /// built; the track stays as it is.
+    pub fn set_car(&mut self, visual: &VehicleVisual, model: Option<&CarModel>) -> bool {
+        self.visual = visual.clone();
+        self.car = ProceduralCar::new(&self.device, visual);
+        self.set_car_model(model)
+    }
+
+    /// Whether a car model is drawn in place of the procedural body.
+    pub fn draws_car_model(&self) -> bool {
+        self.car_model.is_some()
+    }
+
     /// Draws the car with `model` in place of the procedural body and wheels, or those again
-    /// (`None`); whether it was uploaded. Shadow and cockpit stay procedural (docs/rendering.md).
+    /// (`None`); whether it was uploaded. The shadow and the cockpit's dashboard and steering
+    /// wheel stay procedural; the model is drawn from the cockpit too (docs/rendering.md).
     pub fn set_car_model(&mut self, model: Option<&CarModel>) -> bool {
         let ctx = self.draw_context();
         self.car_model = model.and_then(|model| {
@@ -677,7 +675,7 @@ impl SceneRenderer {
         // software rasteriser pays for every pixel shaded).
         pass.set_pipeline(&self.solid_pipeline);
         if frame.show_cockpit {
-            if let Some(cockpit) = &self.cockpit {
+            if let Some(cockpit) = &self.car.cockpit {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
                 cockpit.draw(&mut pass);
             }
@@ -694,13 +692,13 @@ impl SceneRenderer {
         }
         let procedural_car = self.car_model.is_none();
         self.draw_casters(&mut pass, &offset, &self.visible_roadside, procedural_car);
-        if let Some(lamps) = &self.tail_lamps[usize::from(frame.pose.brake_lamps_lit)]
+        if let Some(lamps) = &self.car.tail_lamps[usize::from(frame.pose.brake_lamps_lit)]
             && procedural_car
         {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
             lamps.draw(&mut pass);
         }
-        if let Some(model) = self.car_model.as_mut().filter(|_| !frame.show_cockpit) {
+        if let Some(model) = self.car_model.as_mut() {
             let distance = (frame.pose.position - eye).length();
             let lod = model.lod_for(frame.height, distance, frame.view.fov_y_rad);
             let bind = |pass: &mut wgpu::RenderPass<'_>, slot: usize| {
@@ -737,12 +735,12 @@ impl SceneRenderer {
         // The ghost last, blended over everything it is in front of.
         if frame.ghost.is_some() {
             pass.set_pipeline(&self.ghost_pipeline);
-            if let Some(body) = &self.body {
+            if let Some(body) = &self.car.body {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_GHOST_BODY)]);
                 body.draw(&mut pass);
             }
             for i in 0..4 {
-                if let Some(wheel) = &self.wheels[i / 2] {
+                if let Some(wheel) = &self.car.wheels[i / 2] {
                     pass.set_bind_group(1, &self.models, &[offset(SLOT_GHOST_WHEEL0 + i)]);
                     wheel.draw(&mut pass);
                 }
@@ -764,12 +762,12 @@ impl SceneRenderer {
         roadside_ranges: &[(u32, u32)],
         car: bool,
     ) {
-        if let Some(body) = self.body.as_ref().filter(|_| car) {
+        if let Some(body) = self.car.body.as_ref().filter(|_| car) {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
             body.draw(pass);
         }
         for i in (0..4).filter(|_| car) {
-            if let Some(wheel) = &self.wheels[i / 2] {
+            if let Some(wheel) = &self.car.wheels[i / 2] {
                 pass.set_bind_group(1, &self.models, &[offset(SLOT_WHEEL0 + i)]);
                 wheel.draw(pass);
             }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use gripline_host::drive::{Drive, LoadedDrive};
 use gripline_physics::track::TrackMesh;
 use gripline_render::window_surface::WindowSurface;
-use gripline_render::{Camera, GpuContext, SceneRenderer, VehicleVisual};
+use gripline_render::{Camera, CarModel, GpuContext, SceneRenderer, VehicleVisual};
 use gripline_sim::realtime::{Command, Interpolator, KeyboardSender, Stamped};
 use gripline_torcs::track::scene_file::TrackScene;
 use winit::window::Window;
@@ -17,6 +17,7 @@ use super::ffb_graph::FfbGraph;
 use super::frame_stats::{FrameStats, TickRate, stats_report};
 use super::options::WindowOptions;
 use super::replay_state::ReplayMode;
+use crate::car_model_load::{CarModelLoader, load_car_model, visual_with_model};
 use crate::scene_world::SceneWorld;
 use crate::settings_ui::settings_flow::{self, SettingsFlow};
 
@@ -39,20 +40,52 @@ pub(crate) struct Shown {
     /// The imported track's textured scenery, drawn in place of the generated ground (not in
     /// the replay viewer).
     pub(crate) track_scene: Option<Arc<TrackScene>>,
-    /// The car's body and wheels.
+    /// The car's body and wheels (with the model's driver's eye point once it has loaded).
     pub(crate) visual: VehicleVisual,
+    /// The car's own model, drawn in place of the procedural body (not in the replay viewer).
+    pub(crate) car_model: Option<CarModel>,
+    /// The car's model being loaded after a swap (`window/car_model_arrival.rs`).
+    pub(crate) car_model_loader: Option<CarModelLoader>,
     /// Figures of the car the dashboard needs.
     pub(crate) dash: DashFacts,
 }
 
 impl Shown {
-    /// What to draw of `loaded` (`None` on a track with no ground to draw).
-    pub(crate) fn of(loaded: &LoadedDrive) -> Option<Self> {
+    /// What to draw of `loaded` (`None` on a track with no ground to draw), with the car's
+    /// model loaded now: for the start, before the window opens, so that its first frame
+    /// (and a `--hold-at` screenshot) draws the car as `gripline render` does. A model that
+    /// cannot be loaded is a line on standard error; the procedural body is drawn.
+    pub(crate) fn with_model_now(loaded: &LoadedDrive) -> Option<Self> {
+        let mut shown = Self::without_model(loaded)?;
+        match load_car_model(&loaded.vehicle, &shown.visual) {
+            Ok(model) => {
+                shown.visual = visual_with_model(shown.visual, model.as_ref());
+                shown.car_model = model;
+            }
+            Err(e) => eprintln!("gripline: warning: {e:#}; drawing the procedural body"),
+        }
+        Some(shown)
+    }
+
+    /// What to draw of `loaded`, with the car's model loading on a thread of its own: for a
+    /// car swapped in while driving (the window polls the loader every frame).
+    pub(crate) fn with_model_later(loaded: &LoadedDrive) -> Option<Self> {
+        let mut shown = Self::without_model(loaded)?;
+        match CarModelLoader::spawn(&loaded.vehicle, &shown.visual) {
+            Ok(loader) => shown.car_model_loader = Some(loader),
+            Err(e) => eprintln!("gripline: warning: cannot load the car's model ({e})"),
+        }
+        Some(shown)
+    }
+
+    fn without_model(loaded: &LoadedDrive) -> Option<Self> {
         let params = &loaded.params;
         Some(Self {
             track_mesh: loaded.track_mesh.clone()?,
             track_scene: loaded.track_scene.clone(),
             visual: VehicleVisual::from_params(params),
+            car_model: None,
+            car_model_loader: None,
             dash: DashFacts {
                 redline_rpm: params.powertrain.engine.redline_rpm,
                 limiter_rpm: params.powertrain.engine.limiter_rpm,
@@ -67,6 +100,7 @@ impl Shown {
             track_mesh: &self.track_mesh,
             track_scene: self.track_scene.as_deref(),
             visual: &self.visual,
+            car_model: self.car_model.as_ref(),
         }
     }
 }
@@ -186,7 +220,7 @@ impl App {
 
     /// A car and track loaded in the background now drive: draws them.
     pub(crate) fn on_swapped(&mut self, loaded: &LoadedDrive) {
-        let Some(shown) = Shown::of(loaded) else {
+        let Some(shown) = Shown::with_model_later(loaded) else {
             return;
         };
         self.shown = shown;

@@ -340,6 +340,7 @@ impl App {
             self.on_differs_answer(answer);
         }
         self.poll_replay_loader();
+        self.poll_car_model();
         let quit = self.running.as_ref().is_some_and(|r| r.quit_requested);
         if exit_due || quit {
             event_loop.exit();

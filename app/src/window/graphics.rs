@@ -17,7 +17,7 @@ use super::egui_layer::EguiLayer;
 use super::ffb_graph;
 use super::frame_stats::{FrameStats, TickRate};
 use super::surface_window::{WinitWindow, present_choice};
-use crate::scene_world::{automatic_quality, build_scene, render_settings};
+use crate::scene_world::{automatic_quality, build_scene, describe_car, render_settings};
 
 impl App {
     pub(super) fn start(&mut self, event_loop: &ActiveEventLoop) -> Result<()> {
@@ -61,6 +61,10 @@ impl App {
             render_settings(&gpu, self.options.quality, self.options.msaa_samples);
         self.flow.set_automatic_quality(automatic_quality(&gpu));
         let scene = build_scene(&gpu, surface.scene_format(), &settings, &self.shown.world());
+        eprintln!(
+            "gripline: car: {}",
+            describe_car(&scene, &self.shown.world())
+        );
         let egui = EguiLayer::new(&window, &gpu, surface.ui_format());
         let mut camera = Camera::new(self.options.camera);
         camera.fov_deg = self.options.fov_deg;
@@ -151,9 +155,11 @@ impl App {
         let (settings, _) =
             render_settings(&r.gpu, self.options.quality, self.options.msaa_samples);
         let mut world = self.shown.world();
-        // The replay viewer draws the replay's track: the live track's scenery stays out.
+        // The replay viewer draws the replay's track and car: the live track's scenery and
+        // the live car's model stay out.
         if self.replay.live.is_some() {
             world.track_scene = None;
+            world.car_model = None;
         }
         r.scene = build_scene(&r.gpu, r.surface.scene_format(), &settings, &world);
     }

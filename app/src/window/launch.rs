@@ -39,7 +39,7 @@ pub fn run(options: WindowOptions, flow: SettingsFlow) -> Result<()> {
         hold_at_s: options.hold_at_s,
     };
     let (drive, keyboard, loaded) = Drive::start(&request, &flow.settings)?;
-    let shown = Shown::of(&loaded)
+    let shown = Shown::with_model_now(&loaded)
         .context("the simulator window needs a track (not the endless flat plane)")?;
     let mut flow = flow;
     flow.current = (loaded.vehicle.clone(), loaded.track.clone());

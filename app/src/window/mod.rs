@@ -16,6 +16,7 @@
 //! waits on events instead of spinning.
 
 mod app_state;
+mod car_model_arrival;
 pub mod egui_layer;
 mod events;
 mod ffb_graph;

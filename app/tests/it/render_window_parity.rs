@@ -3,7 +3,8 @@
 //! the car) and captured without its HUD, against `gripline render --at` at that time, for
 //! the same car, track, camera, size and quality tier, both on Mesa's software Vulkan
 //! (lavapipe). On the shipped circuit (runs everywhere, about 7 s) and on TORCS's Monza
-//! (`forza`, with `GRIPLINE_FULL_CHECK=1` when the TORCS data are installed).
+//! (`forza`, with `GRIPLINE_FULL_CHECK=1` when the TORCS data are installed), and for an
+//! imported TORCS car drawn with its own model.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,6 +15,8 @@ use gripline_render::RgbaImage;
 
 /// TORCS's Monza, as Debian's torcs-data installs it.
 const FORZA: &str = "/usr/share/games/torcs/tracks/road/forza/forza.xml";
+/// TORCS's Peugeot 406 model, as Debian's torcs-data installs it.
+const P406: &str = "/usr/share/games/torcs/cars/p406/p406.acc";
 /// The frame size both draw (small: lavapipe draws it in well under a second).
 const SIZE: (u32, u32) = (480, 270);
 
@@ -24,8 +27,9 @@ fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs `command`, failing the test with its output unless it succeeds; returns stdout.
-fn run_ok(command: &mut Command) -> String {
+/// Runs `command`, failing the test with its output unless it succeeds; returns stdout and
+/// stderr.
+fn run_ok(command: &mut Command) -> (String, String) {
     let output = command.output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -35,44 +39,55 @@ fn run_ok(command: &mut Command) -> String {
         output.status
     );
     assert!(!stderr.contains("panicked"), "stderr:\n{stderr}");
-    stdout
+    (stdout, stderr.into_owned())
+}
+
+/// What [`window_and_render`] drew.
+struct Frames {
+    window: RgbaImage,
+    render: RgbaImage,
+    /// `gripline render`'s standard output.
+    render_out: String,
+    /// The window's standard error.
+    window_err: String,
 }
 
 /// The window's frame of `vehicle` on `track` held at `at_s` simulated seconds, and
-/// `gripline render`'s frame at that time, with `render`'s standard output.
-fn window_and_render(track: &str, at_s: &str, dir: &Path) -> (RgbaImage, RgbaImage, String) {
+/// `gripline render`'s frame at that time.
+fn window_and_render(vehicle: &str, track: &str, at_s: &str, dir: &Path) -> Frames {
     let (w, h) = SIZE;
     let window_png = dir.join("window.png");
     let render_png = dir.join("render.png");
     let xvfb = Xvfb::start(1280, 720);
-    run_ok(
+    let (_, window_err) = run_ok(
         Command::new(env!("CARGO_BIN_EXE_gripline"))
             .env("DISPLAY", &xvfb.display)
             .env_remove("WAYLAND_DISPLAY")
             .env("XDG_CONFIG_HOME", dir.join("config"))
             .env("GRIPLINE_ADAPTER", "software")
-            .args(["--vehicle", "corvette-c5", "--track", track, "--autopilot"])
+            .args(["--vehicle", vehicle, "--track", track, "--autopilot"])
             .args(["--size", &format!("{w}x{h}"), "--camera", "chase"])
             .args(["--hold-at", at_s, "--no-hud", "--exit-after", "1"])
             .arg("--screenshot")
             .arg(&window_png),
     );
-    let render_out = run_ok(
+    let (render_out, _) = run_ok(
         Command::new(env!("CARGO_BIN_EXE_gripline"))
             .env("GRIPLINE_ADAPTER", "software")
             .env_remove("DISPLAY")
             .env_remove("WAYLAND_DISPLAY")
-            .args(["render", "--vehicle", "corvette-c5", "--track", track])
+            .args(["render", "--vehicle", vehicle, "--track", track])
             .args(["--camera", "chase", "--at", at_s])
             .args(["--width", &w.to_string(), "--height", &h.to_string()])
             .arg("--out")
             .arg(&render_png),
     );
-    (
-        RgbaImage::read_png(&window_png).unwrap(),
-        RgbaImage::read_png(&render_png).unwrap(),
+    Frames {
+        window: RgbaImage::read_png(&window_png).unwrap(),
+        render: RgbaImage::read_png(&render_png).unwrap(),
         render_out,
-    )
+        window_err,
+    }
 }
 
 /// Mean absolute difference per channel (R, G, B; 0–255) of two images of one size.
@@ -121,12 +136,14 @@ fn assert_same_frame(window: &RgbaImage, render: &RgbaImage) {
 #[test]
 fn render_draws_the_windows_frame_on_the_circuit() {
     let dir = scratch_dir("circuit");
-    let (window, render, out) = window_and_render("circuit", "2", &dir);
+    let f = window_and_render("corvette-c5", "circuit", "2", &dir);
     assert!(
-        out.contains("drew the generated ground and roadside"),
-        "{out}"
+        f.render_out
+            .contains("drew the generated ground and roadside"),
+        "{}",
+        f.render_out
     );
-    assert_same_frame(&window, &render);
+    assert_same_frame(&f.window, &f.render);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -143,11 +160,33 @@ fn render_draws_the_windows_frame_on_forza() {
         return;
     }
     let dir = scratch_dir("forza");
-    let (window, render, out) = window_and_render("torcs:forza", "5", &dir);
+    let f = window_and_render("corvette-c5", "torcs:forza", "5", &dir);
     assert!(
-        out.contains("drew scenery") && out.contains("forza.acc"),
-        "{out}"
+        f.render_out.contains("drew scenery") && f.render_out.contains("forza.acc"),
+        "{}",
+        f.render_out
     );
-    assert_same_frame(&window, &render);
+    assert_same_frame(&f.window, &f.render);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An imported car: the window draws its own model (TORCS's Peugeot 406, `p406.acc`, with
+/// its textures and levels of detail), as `gripline render` does, and the two frames agree
+/// as above. Both say which model they drew.
+#[test]
+fn the_window_draws_an_imported_cars_model_as_render_does() {
+    if !Path::new(P406).is_file() {
+        println!("skipped: {P406} is absent (install Debian's torcs-data)");
+        return;
+    }
+    let dir = scratch_dir("p406");
+    let f = window_and_render("torcs:p406", "circuit", "2", &dir);
+    for (what, text) in [("render", &f.render_out), ("window", &f.window_err)] {
+        assert!(
+            text.contains("car model") && text.contains("p406.acc"),
+            "{what} did not draw the model:\n{text}"
+        );
+    }
+    assert_same_frame(&f.window, &f.render);
     let _ = std::fs::remove_dir_all(&dir);
 }

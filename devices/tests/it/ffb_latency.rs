@@ -122,7 +122,10 @@ fn every_level_reaches_each_backend() {
         ("Logitech classic @500 Hz", deliver_all(logitech)),
     ] {
         eprintln!("store-to-device time, {name}: median {median:.0} µs, worst {worst:.0} µs");
-        assert!(median.is_finite() && worst >= median, "{name}: {median} {worst}");
+        assert!(
+            median.is_finite() && worst >= median,
+            "{name}: {median} {worst}"
+        );
     }
 }
 
@@ -164,7 +167,10 @@ fn hook_agrees_with_the_recording(rate_hz: f64) {
     // Every stored level was written (each waited for its predecessor), so the hook counted
     // each one, and the writer counted a success for each.
     assert_eq!(hook.samples, 100, "{hook:?}");
-    assert!(hook.max >= hook.mean && hook.mean > Duration::ZERO, "{hook:?}");
+    assert!(
+        hook.max >= hook.mean && hook.mean > Duration::ZERO,
+        "{hook:?}"
+    );
     assert!(successes >= 100, "{successes}");
     assert!(last.is_some_and(|t| t >= epoch));
     eprintln!(

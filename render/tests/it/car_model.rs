@@ -272,13 +272,11 @@ fn broken_model_files_are_errors_not_panics() {
     for (name, bytes) in cases {
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).expect("write");
-        let err = CarModel::load(&path, &visual).err().expect(name);
+        let err = CarModel::load(&path, &visual).expect_err(name);
         println!("{err}");
         assert!(err.to_string().contains(name), "{err}");
     }
-    let err = CarModel::load(&dir.path().join("absent.glb"), &visual)
-        .err()
-        .expect("absent");
+    let err = CarModel::load(&dir.path().join("absent.glb"), &visual).expect_err("absent");
     assert!(err.to_string().contains("absent.glb"), "{err}");
 }
 
