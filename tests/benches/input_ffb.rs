@@ -5,7 +5,8 @@
 //!
 //! A second benchmark, `store_to_write`, measures the writer thread's store-to-device time:
 //! from the sim thread's store of a new level to the backend receiving it, with the writer
-//! at 1 kHz and at 500 Hz (a backend that records the level in an atomic).
+//! at 1 kHz and at 500 Hz (a backend that records the level in an atomic), the stores spread
+//! over the writer's period (so the mean is about half a period plus the writer's own time).
 //!
 //! Run: `cargo bench -p gripline-tests --bench input_ffb`.
 
@@ -142,6 +143,14 @@ fn store_to_write(c: &mut Criterion) {
                     // A new level each time (distinct from the last, inside ±1).
                     n = n.wrapping_add(1);
                     let level = f64::from(n % 1000) / 1000.0 + 0.0005;
+                    // The previous level has just been written: wait (untimed) a phase
+                    // spread evenly over the writer's period (golden-ratio steps), so the
+                    // figure is the mean over the phase of the store, not the worst phase.
+                    let phase = (f64::from(n) * 0.618_034).fract() / rate_hz;
+                    let ready = Instant::now() + Duration::from_secs_f64(phase);
+                    while Instant::now() < ready {
+                        std::hint::spin_loop();
+                    }
                     let at = Instant::now();
                     writer.store(level);
                     while level_bits.load(Ordering::Acquire) != level.to_bits() {
