@@ -412,13 +412,13 @@ mod tests {
         assert!(t.segment_crossing(p, p + DVec3::X * 0.4).is_none());
         // On the hypotenuse: counted.
         let on = DVec3::new(0.0, 0.5, 0.5);
+        assert!(t.segment_crossing(on - DVec3::X, on + DVec3::X).is_some());
         assert!(
-            t.segment_crossing(on - DVec3::X, on + DVec3::X)
-                .is_some()
-        );
-        assert!(
-            t.segment_crossing(on + DVec3::new(-1.0, 0.01, 0.0), on + DVec3::new(1.0, 0.01, 0.0))
-                .is_none()
+            t.segment_crossing(
+                on + DVec3::new(-1.0, 0.01, 0.0),
+                on + DVec3::new(1.0, 0.01, 0.0)
+            )
+            .is_none()
         );
         let (nearest, d) = t.nearest_in_plane(DVec3::new(3.0, -1.0, 0.5));
         assert!((nearest - DVec3::new(0.0, 0.0, 0.5)).length() < 1e-12);

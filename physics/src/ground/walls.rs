@@ -105,6 +105,8 @@ pub struct WallHit {
     pub friction: f64,
     /// Coefficient of restitution (-).
     pub restitution: f64,
+    /// The height of the face's top there (world frame, m).
+    pub top_z_m: f64,
 }
 
 /// All the walls of a world, indexed for point queries.
@@ -350,6 +352,7 @@ impl Walls {
                 normal: s.normal.extend(0.0),
                 friction: s.friction,
                 restitution: s.restitution,
+                top_z_m: top,
             },
         ))
     }
@@ -645,7 +648,9 @@ mod tests {
             assert!((hit.depth_m - 0.05).abs() < 1e-12, "{p} {hit:?}");
         }
         // A deep contact on the first run is followed across the joint onto the second.
-        let hit = w.find_entry(DVec3::new(19.0, -0.1, 0.2), 0.25).expect("hit");
+        let hit = w
+            .find_entry(DVec3::new(19.0, -0.1, 0.2), 0.25)
+            .expect("hit");
         let across = w
             .follow(DVec3::new(20.6, 1.0, 0.2), hit.segment)
             .expect("followed across the joint");

@@ -146,12 +146,12 @@ pub fn add_obstacle_loads(
     loads: &mut BodyLoads,
 ) -> (usize, usize) {
     let mut contacts = ContactSet::default();
-    let on_walls = ground
-        .walls()
-        .map_or(0, |w| collect_wall_contacts(shape, body, w, walls, &mut contacts));
-    let on_solids = ground
-        .solids()
-        .map_or(0, |s| collect_solid_contacts(shape, body, s, solids, &mut contacts));
+    let on_walls = ground.walls().map_or(0, |w| {
+        collect_wall_contacts(shape, body, w, walls, &mut contacts)
+    });
+    let on_solids = ground.solids().map_or(0, |s| {
+        collect_solid_contacts(shape, body, s, solids, &mut contacts)
+    });
     if !contacts.is_empty() {
         let (force, torque) = contacts.loads(body, shape.mass, dt);
         loads.add(force, torque);

@@ -49,9 +49,11 @@ use super::body_contact::{BODY_POINTS, body_contact_loads, body_points, wheel_co
 use super::body_mass::{BodyMass, UnsprungMoments};
 use super::brakes::DriverAids;
 use super::chassis::{BodyLoads, Pose, RigidBody};
+use super::contact_response::add_obstacle_loads;
 use super::link_loads::{in_body_frame, link_loads_n};
 use super::params::{AidParams, VehicleParams};
 use super::relaxation::RelaxationTable;
+use super::solid_contact::SolidMemory;
 use super::steering_feel::SteeringFeel;
 use super::suspension::strut_forces;
 use super::telemetry::Snapshot;
@@ -59,8 +61,6 @@ use super::tyre_envelope::ProbeHints;
 use super::tyre_forces::{TyreForces, TyreInputs};
 use super::tyre_heat::TyreHeat;
 use super::unsprung::{WheelMount, WheelTravel, advance_travels, axial_speeds, transmit};
-use super::contact_response::add_obstacle_loads;
-use super::solid_contact::SolidMemory;
 use super::wall_contact::{BodyShape, MassProperties, WallMemory};
 use super::wheel::{
     Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection, advance_deflections, find_contacts,

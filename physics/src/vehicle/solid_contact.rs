@@ -36,11 +36,11 @@
 
 use glam::{DQuat, DVec3};
 
-use super::body_contact::BODY_POINTS;
+use super::body_contact::{BODY_POINTS, UNDERSIDE_POINTS, side_push_point};
 use super::chassis::{Pose, RigidBody};
 use super::contact_response::{ContactSet, PenaltyContact, penalty_normal_force_n};
 use super::wall_contact::BodyShape;
-use crate::ground::Solids;
+use crate::ground::{SolidTriangle, Solids};
 
 pub use super::wall_contact::ENTRY_DEPTH_M;
 
@@ -214,12 +214,22 @@ fn entry_face(
                 }
             })
         });
-        let better = best.is_none_or(|(o, d, _)| (was_outside && !o) || (was_outside == o && depth < d));
+        let better =
+            best.is_none_or(|(o, d, _)| (was_outside && !o) || (was_outside == o && depth < d));
         if better {
             best = Some((was_outside, depth, face));
         }
     }
     best.map_or((0, f64::INFINITY), |(_, d, f)| (f, d))
+}
+
+/// The height of the highest corner of `triangle` (world frame, m).
+fn top_z(triangle: &SolidTriangle) -> f64 {
+    triangle
+        .corners
+        .iter()
+        .map(|c| c.z)
+        .fold(f64::NEG_INFINITY, f64::max)
 }
 
 /// The unit vector (body frame) of box face `face`'s outward normal.
@@ -249,7 +259,10 @@ pub fn collect_solid_contacts(
         *memory = SolidMemory::default();
         return 0;
     }
-    let (near_lo, near_hi) = (lo - DVec3::splat(NEAR_MARGIN_M), hi + DVec3::splat(NEAR_MARGIN_M));
+    let (near_lo, near_hi) = (
+        lo - DVec3::splat(NEAR_MARGIN_M),
+        hi + DVec3::splat(NEAR_MARGIN_M),
+    );
     let in_contact = memory.contacts() > 0;
     // The usual case, far from any solid.
     if !in_contact
@@ -262,7 +275,10 @@ pub fn collect_solid_contacts(
     let mut triangles = Candidates::new();
     solids.triangles_in(near_lo, near_hi, |t| triangles.push(t));
     if triangles.len == 0 && !in_contact {
-        let (clear_lo, clear_hi) = (lo - DVec3::splat(CLEAR_MARGIN_M), hi + DVec3::splat(CLEAR_MARGIN_M));
+        let (clear_lo, clear_hi) = (
+            lo - DVec3::splat(CLEAR_MARGIN_M),
+            hi + DVec3::splat(CLEAR_MARGIN_M),
+        );
         memory.clear = (!solids.any_in(clear_lo, clear_hi)).then_some((clear_lo, clear_hi));
         return 0;
     }
@@ -270,23 +286,28 @@ pub fn collect_solid_contacts(
     let (k, e) = (shape.params.contact_stiffness_n_per_m, solids.restitution());
     let mu = solids.friction();
     let mut count = 0;
-    let mut add = |point: DVec3, normal: DVec3, depth: f64, contacts: &mut ContactSet| {
-        let vn = body.point_velocity(point).dot(normal);
-        let fn_ = penalty_normal_force_n(k, depth, vn, e);
-        if fn_.is_finite()
-            && fn_ >= 0.0
-            && contacts.push(PenaltyContact {
-                point,
-                normal,
-                normal_force_n: fn_,
-                friction: mu,
-            })
-        {
-            count += 1;
-        }
-    };
+    // A contact `depth` deep at `at`, its push acting at `push_at`.
+    let mut add_at =
+        |at: DVec3, push_at: DVec3, normal: DVec3, depth: f64, contacts: &mut ContactSet| {
+            let vn = body.point_velocity(at).dot(normal);
+            let fn_ = penalty_normal_force_n(k, depth, vn, e);
+            if fn_.is_finite()
+                && fn_ >= 0.0
+                && contacts.push(PenaltyContact {
+                    point: push_at,
+                    normal,
+                    normal_force_n: fn_,
+                    friction: mu,
+                })
+            {
+                count += 1;
+            }
+        };
 
-    // Body points in faces.
+    // Body points in faces: each one's normal, depth and the top of its triangle, pushed
+    // once all are known (an underside point's push acts up the side, see
+    // `side_push_point`, unless the top point above it touches too).
+    let mut in_face: [Option<(DVec3, f64, f64)>; BODY_POINTS] = [None; BODY_POINTS];
     let all = solids.triangles();
     for (i, &p) in points.iter().enumerate() {
         let contact = memory.points[i];
@@ -319,7 +340,7 @@ pub fn collect_solid_contacts(
             }
             memory.points[i] = match best {
                 Some((_, depth, triangle, normal)) => {
-                    add(p, normal, depth, contacts);
+                    in_face[i] = Some((normal, depth, top_z(&all[triangle as usize])));
                     PointContact { triangle, normal }
                 }
                 None => FREE,
@@ -348,11 +369,27 @@ pub fn collect_solid_contacts(
         let depth = (tri.corners[0] - p).dot(normal);
         let body_side = (body.pose.position - tri.corners[0]).dot(normal) > 0.0;
         if side != 0.0 && depth > 0.0 && body_side {
-            add(p, normal, depth, contacts);
+            in_face[i] = Some((normal, depth, top_z(tri)));
             memory.points[i] = PointContact {
                 triangle: t,
                 normal,
             };
+        }
+    }
+
+    for (i, contact) in in_face.iter().enumerate() {
+        if let Some((normal, depth, top)) = *contact {
+            let top_touches = in_face
+                .get(i + UNDERSIDE_POINTS)
+                .is_some_and(Option::is_some);
+            // The depth is the corner's; the push acts up the side.
+            add_at(
+                points[i],
+                side_push_point(points, i, top, top_touches),
+                normal,
+                depth,
+                contacts,
+            );
         }
     }
 
@@ -389,7 +426,8 @@ pub fn collect_solid_contacts(
         let (face, depth) = match remembered {
             Some(face) => (face, face_depth(face, inside.0, inside.1, box_lo, box_hi).0),
             None => {
-                let before = before_pose.map(|(r, at)| (r * (solid_edge.a - at), r * (solid_edge.b - at)));
+                let before =
+                    before_pose.map(|(r, at)| (r * (solid_edge.a - at), r * (solid_edge.b - at)));
                 let (face, depth) = entry_face(inside, before, box_lo, box_hi);
                 if depth > ENTRY_DEPTH_M {
                     continue;
@@ -405,7 +443,7 @@ pub fn collect_solid_contacts(
         let (_, deepest) = face_depth(face, inside.0, inside.1, box_lo, box_hi);
         let point = body.pose.position + body.pose.orientation * deepest;
         let normal = body.pose.orientation * -face_normal(face);
-        add(point, normal, depth, contacts);
+        add_at(point, point, normal, depth, contacts);
     }
     memory.edges = kept;
     memory.edge_count = kept_count;
@@ -419,12 +457,36 @@ mod tests {
     #[test]
     fn a_segment_is_clipped_to_the_box() {
         let (lo, hi) = (DVec3::splat(-1.0), DVec3::splat(1.0));
-        let (t0, t1) = clip(DVec3::new(-3.0, 0.0, 0.0), DVec3::new(3.0, 0.0, 0.0), lo, hi, 3)
-            .expect("through");
+        let (t0, t1) = clip(
+            DVec3::new(-3.0, 0.0, 0.0),
+            DVec3::new(3.0, 0.0, 0.0),
+            lo,
+            hi,
+            3,
+        )
+        .expect("through");
         assert!((t0 - 1.0 / 3.0).abs() < 1e-12 && (t1 - 2.0 / 3.0).abs() < 1e-12);
-        assert!(clip(DVec3::new(-3.0, 2.0, 0.0), DVec3::new(3.0, 2.0, 0.0), lo, hi, 3).is_none());
+        assert!(
+            clip(
+                DVec3::new(-3.0, 2.0, 0.0),
+                DVec3::new(3.0, 2.0, 0.0),
+                lo,
+                hi,
+                3
+            )
+            .is_none()
+        );
         // Without the y slab, the same segment lies in the box's x and z slabs.
-        assert!(clip(DVec3::new(-3.0, 2.0, 0.0), DVec3::new(3.0, 2.0, 0.0), lo, hi, 1).is_some());
+        assert!(
+            clip(
+                DVec3::new(-3.0, 2.0, 0.0),
+                DVec3::new(3.0, 2.0, 0.0),
+                lo,
+                hi,
+                1
+            )
+            .is_some()
+        );
     }
 
     #[test]

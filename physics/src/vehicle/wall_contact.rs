@@ -24,12 +24,12 @@
 
 use glam::{DVec2, DVec3};
 
-use super::body_contact::BODY_POINTS;
+use super::body_contact::{BODY_POINTS, UNDERSIDE_POINTS, side_push_point};
 use super::chassis::RigidBody;
 use super::contact_response::{ContactSet, PenaltyContact, penalty_normal_force_n};
 use super::params::BodyParams;
-use crate::ground::Walls;
 use crate::ground::walls::{CELL_MARGIN_M, NO_SEGMENT};
+use crate::ground::{WallHit, Walls};
 
 pub use super::contact_response::LOADING_BLEND_M_PER_S;
 
@@ -183,11 +183,12 @@ pub fn collect_wall_contacts(
     } else {
         covered_points(points, body.pose.position, walls, memory)
     };
-    let mut count = 0_usize;
-    for ((&world, segment), &covered) in points
+    let mut hits: [Option<WallHit>; BODY_POINTS] = [None; BODY_POINTS];
+    for (((&world, segment), &covered), found) in points
         .iter()
         .zip(memory.segments.iter_mut())
         .zip(&covered)
+        .zip(&mut hits)
     {
         let hit = if *segment == NO_SEGMENT {
             if covered {
@@ -202,6 +203,12 @@ pub fn collect_wall_contacts(
             continue;
         };
         *segment = hit.segment;
+        *found = Some(hit);
+    }
+    let mut count = 0_usize;
+    for (i, hit) in hits.iter().enumerate() {
+        let Some(hit) = hit else { continue };
+        let world = points[i];
         let n = hit.normal;
         let vn = body.point_velocity(world).dot(n);
         let fn_ = penalty_normal_force_n(
@@ -213,8 +220,9 @@ pub fn collect_wall_contacts(
         if !(fn_.is_finite() && fn_ >= 0.0) {
             continue;
         }
+        let top_touches = hits.get(i + UNDERSIDE_POINTS).is_some_and(Option::is_some);
         if contacts.push(PenaltyContact {
-            point: world,
+            point: side_push_point(points, i, hit.top_z_m, top_touches),
             normal: n,
             normal_force_n: fn_,
             friction: hit.friction,

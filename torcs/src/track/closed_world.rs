@@ -82,7 +82,14 @@ fn scene_ground(
     surfaces: &SurfaceTable,
     lower: [f64; 3],
     mesh: &TrackMesh,
-) -> Result<(Option<TriangleMesh>, Vec<([glam::DVec3; 3], usize)>, SceneCounts), String> {
+) -> Result<
+    (
+        Option<TriangleMesh>,
+        Vec<([glam::DVec3; 3], usize)>,
+        SceneCounts,
+    ),
+    String,
+> {
     let bytes = std::fs::read(path).map_err(|e| {
         TorcsError::Io {
             path: path.to_owned(),

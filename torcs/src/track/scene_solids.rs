@@ -46,7 +46,10 @@ pub struct SolidCounts {
 /// Whether the solid triangle `corners` is a ledge on `mesh`'s ground (see the module docs).
 pub fn is_ledge(corners: &[DVec3; 3], mesh: &TrackMesh) -> bool {
     let low = corners.iter().map(|c| c.z).fold(f64::INFINITY, f64::min);
-    let high = corners.iter().map(|c| c.z).fold(f64::NEG_INFINITY, f64::max);
+    let high = corners
+        .iter()
+        .map(|c| c.z)
+        .fold(f64::NEG_INFINITY, f64::max);
     if high - low >= LEDGE_HEIGHT_M {
         return false;
     }
@@ -109,7 +112,12 @@ mod tests {
     }
 
     /// A vertical quad from `(x, y0)` to `(x, y1)`, `z0` to `z1`, as two triangles.
-    fn riser(x: f64, (y0, y1): (f64, f64), (z0, z1): (f64, f64), object: usize) -> Vec<([DVec3; 3], usize)> {
+    fn riser(
+        x: f64,
+        (y0, y1): (f64, f64),
+        (z0, z1): (f64, f64),
+        object: usize,
+    ) -> Vec<([DVec3; 3], usize)> {
         let c = [
             DVec3::new(x, y0, z0),
             DVec3::new(x, y1, z0),

@@ -182,7 +182,11 @@ fn a_building_struck_head_on_at_100_and_300_km_h_stops_the_car_in_front_of_it() 
         assert!(r.finite && r.touched);
         assert!(r.deepest < 1.15 * depth, "{}", r.deepest);
         assert!(reach(&v, DVec3::X) < x, "{:?}", v.pose());
-        assert!(-r.velocity_after.x < 0.2 * u * 1.25 + 0.1, "{}", r.velocity_after);
+        assert!(
+            -r.velocity_after.x < 0.2 * u * 1.25 + 0.1,
+            "{}",
+            r.velocity_after
+        );
         assert!(r.final_speed < 0.05, "{}", r.final_speed);
     }
 }
