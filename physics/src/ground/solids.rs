@@ -23,6 +23,10 @@ use parry3d_f64::partitioning::{Bvh, BvhBuildStrategy};
 /// each lies this close to the other's plane (m).
 pub const COPLANAR_M: f64 = 1e-3;
 
+/// How far outside a triangle (in barycentric coordinates) a crossing still counts, so that
+/// a segment through the edge shared by two triangles meets at least one of them.
+const BARYCENTRIC_SLACK: f64 = 1e-9;
+
 /// Vertices closer than this (m) are one vertex when edges are matched between triangles.
 pub const WELD_M: f64 = 1e-3;
 
@@ -68,8 +72,7 @@ impl SolidTriangle {
         let u = (b - x).cross(c - x).dot(n) / nn;
         let v = (c - x).cross(a - x).dot(n) / nn;
         let w = 1.0 - u - v;
-        const SLACK: f64 = 1e-9;
-        (u >= -SLACK && v >= -SLACK && w >= -SLACK).then_some(s)
+        (u >= -BARYCENTRIC_SLACK && v >= -BARYCENTRIC_SLACK && w >= -BARYCENTRIC_SLACK).then_some(s)
     }
 }
 

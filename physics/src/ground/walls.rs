@@ -461,8 +461,8 @@ fn join_ends(segments: &mut [WallSegment]) {
             continue;
         }
         let end = segments[i].b;
-        // Which side of its direction the road lies on: +1 left, -1 right.
-        let side = |s: &WallSegment| s.dir.perp().dot(s.normal).signum();
+        // Which side of its direction the road lies on: left or right.
+        let side = |s: &WallSegment| s.dir.perp().dot(s.normal) > 0.0;
         let my_side = side(&segments[i]);
         let k = cell(end);
         let mut found = None;

@@ -181,7 +181,7 @@ fn clip(a: DVec3, b: DVec3, lo: DVec3, hi: DVec3, skip: usize) -> Option<(f64, f
 /// deepest point there.
 fn face_depth(face: u8, c0: DVec3, c1: DVec3, lo: DVec3, hi: DVec3) -> (f64, DVec3) {
     let axis = usize::from(face / 2);
-    if face % 2 == 0 {
+    if face.is_multiple_of(2) {
         let deepest = if c0[axis] <= c1[axis] { c0 } else { c1 };
         (hi[axis] - deepest[axis], deepest)
     } else {
@@ -207,7 +207,7 @@ fn entry_face(
         let was_outside = before.is_some_and(|(a0, b0)| {
             clip(a0, b0, lo, hi, axis).is_some_and(|(t0, t1)| {
                 let (p, q) = (a0.lerp(b0, t0), a0.lerp(b0, t1));
-                if face % 2 == 0 {
+                if face.is_multiple_of(2) {
                     p[axis].min(q[axis]) >= hi[axis]
                 } else {
                     p[axis].max(q[axis]) <= lo[axis]
@@ -235,7 +235,7 @@ fn top_z(triangle: &SolidTriangle) -> f64 {
 /// The unit vector (body frame) of box face `face`'s outward normal.
 fn face_normal(face: u8) -> DVec3 {
     let axis = [DVec3::X, DVec3::Y, DVec3::Z][usize::from(face / 2) % 3];
-    if face % 2 == 0 { axis } else { -axis }
+    if face.is_multiple_of(2) { axis } else { -axis }
 }
 
 /// Adds to `contacts` the body's contacts with `solids` (see the module docs), keeping
@@ -327,14 +327,17 @@ pub fn collect_solid_contacts(
                     continue;
                 }
                 let depth = (tri.corners[0] - p).dot(n);
-                if !(depth > 0.0) {
+                // (A NaN depth is no contact either.)
+                if depth.is_nan() || depth <= 0.0 {
                     continue;
                 }
                 let (_, lateral) = tri.nearest_in_plane(p);
                 if lateral > FOLLOW_MARGIN_M {
                     continue;
                 }
-                if best.is_none_or(|(l, d, _, _)| lateral < l || (lateral == l && depth < d)) {
+                if best.is_none_or(|(l, d, _, _)| {
+                    lateral.total_cmp(&l).then(depth.total_cmp(&d)).is_lt()
+                }) {
                     best = Some((lateral, depth, t, n));
                 }
             }
@@ -423,17 +426,16 @@ pub fn collect_solid_contacts(
             .iter()
             .find(|c| c.edge == edge)
             .map(|c| c.face);
-        let (face, depth) = match remembered {
-            Some(face) => (face, face_depth(face, inside.0, inside.1, box_lo, box_hi).0),
-            None => {
-                let before =
-                    before_pose.map(|(r, at)| (r * (solid_edge.a - at), r * (solid_edge.b - at)));
-                let (face, depth) = entry_face(inside, before, box_lo, box_hi);
-                if depth > ENTRY_DEPTH_M {
-                    continue;
-                }
-                (face, depth)
+        let (face, depth) = if let Some(face) = remembered {
+            (face, face_depth(face, inside.0, inside.1, box_lo, box_hi).0)
+        } else {
+            let before =
+                before_pose.map(|(r, at)| (r * (solid_edge.a - at), r * (solid_edge.b - at)));
+            let (face, depth) = entry_face(inside, before, box_lo, box_hi);
+            if depth > ENTRY_DEPTH_M {
+                continue;
             }
+            (face, depth)
         };
         if kept_count == EDGE_SLOTS {
             break;

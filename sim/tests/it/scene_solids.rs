@@ -15,6 +15,9 @@ use crate::support::full_check::run_in_full_check_only;
 /// How far in front of a face the car starts (m).
 const RUN_UP_M: f64 = 25.0;
 
+/// Points along the run-up where the ground is checked (one a metre).
+const RUN_UP_STEPS: u32 = 25;
+
 /// The speed it is sent at (m/s): 150 km/h.
 const SPEED_M_PER_S: f64 = 150.0 / 3.6;
 
@@ -50,9 +53,8 @@ fn ground_z(session: &Session, xy: DVec2, z: f64) -> Option<(f64, f64)> {
 fn flat_run_up(session: &Session, start: DVec2, target: DVec3) -> bool {
     let foot = target.z - 0.5;
     let to = target.truncate();
-    let steps = RUN_UP_M as usize;
-    (0..steps).all(|i| {
-        let xy = start.lerp(to, i as f64 / steps as f64);
+    (0..RUN_UP_STEPS).all(|i| {
+        let xy = start.lerp(to, f64::from(i) / f64::from(RUN_UP_STEPS));
         ground_z(session, xy, foot)
             .is_some_and(|(z, nz)| (z - foot).abs() < 0.5 && nz > 15f64.to_radians().cos())
     })
