@@ -4,7 +4,7 @@
 use anyhow::{Context, Result, bail};
 use glam::{DVec2, DVec3};
 use gripline_formats::track_file::LoadedTrack;
-use gripline_physics::ground::{FlatGround, Ground, GroundHit, RayHint, Walls};
+use gripline_physics::ground::{FlatGround, Ground, GroundHit, RayHint, Solids, Walls};
 use gripline_physics::track::ReferenceGeometry;
 use gripline_torcs::track::load::{load_any_track, resolve_any_track};
 
@@ -160,6 +160,14 @@ impl Ground for World {
         match self {
             World::Flat(_) => None,
             World::Track(t) => t.mesh.walls(),
+        }
+    }
+
+    #[inline]
+    fn solids(&self) -> Option<&Solids> {
+        match self {
+            World::Flat(_) => None,
+            World::Track(t) => t.mesh.solids(),
         }
     }
 }

@@ -120,3 +120,44 @@ fn steady_state_ticks_do_not_allocate() {
         "ticks that allocated: {allocating_ticks:?}"
     );
 }
+
+/// The scene's solids on TORCS's forza (needs Debian's `torcs-data`): a car sent off the
+/// road at 200 km/h, 25 degrees left of the start straight, strikes the barrier and then the
+/// pit wall's solids (the walls' and solids' contacts, their memories and the BVH queries)
+/// without allocating.
+#[test]
+fn solid_contacts_do_not_allocate() {
+    use gripline_physics::controls::Controls;
+    let Ok(mut session) = Session::load("corvette-c5", "torcs:forza") else {
+        println!("skipped: torcs:forza is not installed (Debian's torcs-data)");
+        return;
+    };
+    let path = session.autopilot().expect("a centre line").path().clone();
+    let (p, t) = path.point_at(5.0);
+    session
+        .place(
+            p,
+            t.y.atan2(t.x) + 25f64.to_radians(),
+            GearboxMode::Automatic,
+        )
+        .expect("on the road");
+    session.set_gear(0);
+    session.set_forward_speed(200.0 / 3.6);
+    // The first tick measures what it may keep (clearances); it is outside the check.
+    session.step(&Controls::default());
+    let mut solid_ticks = 0;
+    reset_violation_count();
+    for _ in 0..session.ticks_in(4.0) {
+        assert_no_alloc(|| session.step(&Controls::default()));
+        if session.snapshot().solid_contacts > 0 {
+            solid_ticks += 1;
+        }
+    }
+    assert_eq!(
+        violation_count(),
+        0,
+        "a tick with walls and solids allocated"
+    );
+    assert!(solid_ticks > 0, "the car never touched a solid");
+    println!("{solid_ticks} ticks in contact with solids, none allocated");
+}

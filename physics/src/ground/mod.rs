@@ -6,7 +6,9 @@
 //! bounding-volume hierarchy and a surface per triangle, built from a track layout
 //! (`crate::track`), whose hits carry normals smoothed across gentle folds
 //! ([`smooth_normals`]). Walls and barriers, which only the car body meets, are a second kind of
-//! geometry a ground may carry: [`Ground::walls`] gives them ([`walls`]).
+//! geometry a ground may carry: [`Ground::walls`] gives them ([`walls`]); solid objects of any
+//! shape (a scene's stands, buildings, tyre stacks) are a third, [`Ground::solids`]
+//! ([`solids`]).
 
 pub mod flat;
 pub mod mesh;
@@ -14,6 +16,7 @@ pub mod neighbourhood;
 pub mod query;
 mod ray_triangle;
 pub mod smooth_normals;
+pub mod solids;
 pub mod surface;
 pub mod walls;
 
@@ -21,5 +24,6 @@ pub use flat::FlatGround;
 pub use mesh::{MeshError, TriangleMesh};
 pub use neighbourhood::RayHint;
 pub use query::{Ground, GroundHit};
+pub use solids::{SolidEdge, SolidTriangle, Solids};
 pub use surface::{Surface, SurfaceProperties};
 pub use walls::{WallHit, WallRun, WallSegment, Walls};

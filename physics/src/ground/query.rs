@@ -4,6 +4,7 @@
 use glam::DVec3;
 
 use super::neighbourhood::RayHint;
+use super::solids::Solids;
 use super::surface::Surface;
 use super::walls::Walls;
 
@@ -57,6 +58,12 @@ pub trait Ground {
     /// The walls and barriers the car body collides with, if there are any. The default has
     /// none.
     fn walls(&self) -> Option<&Walls> {
+        None
+    }
+
+    /// The solid objects (of any shape) the car body collides with, if there are any. The
+    /// default has none.
+    fn solids(&self) -> Option<&Solids> {
         None
     }
 }

@@ -14,8 +14,13 @@
 //! temporal coherence does, without the grid. Both pick the nearest segment (horizontal
 //! distance to the clamped segment) and measure the depth along its normal, so at a joint
 //! between two segments the nearest one decides, and a point in the wedge behind a convex
-//! joint still finds a face. The open ends of a polyline end its wall: a point beyond them
-//! touches nothing.
+//! joint still finds a face. Runs whose ends meet (within [`JOIN_M`], facing the same side:
+//! a barrier that changes height or kind along a closed circuit is built as several runs
+//! end to end) are joined there as the segments of one polyline are, so their joint has no
+//! gap and a contact is followed across it. The open ends that are left end the wall: a
+//! point beyond them touches nothing.
+
+use std::collections::HashMap;
 
 use glam::{DVec2, DVec3};
 
@@ -39,6 +44,9 @@ const FOLLOW_STEPS: usize = 16;
 
 /// No segment.
 pub const NO_SEGMENT: u32 = u32::MAX;
+
+/// Runs whose ends lie this close together (m) are joined (see the module docs).
+pub const JOIN_M: f64 = 0.01;
 
 /// One straight piece of a wall.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -97,6 +105,8 @@ pub struct WallHit {
     pub friction: f64,
     /// Coefficient of restitution (-).
     pub restitution: f64,
+    /// The height of the face's top there (world frame, m).
+    pub top_z_m: f64,
 }
 
 /// All the walls of a world, indexed for point queries.
@@ -170,6 +180,7 @@ impl Walls {
                 }
             }
         }
+        join_ends(&mut segments);
         Self::indexed(segments)
     }
 
@@ -341,6 +352,7 @@ impl Walls {
                 normal: s.normal.extend(0.0),
                 friction: s.friction,
                 restitution: s.restitution,
+                top_z_m: top,
             },
         ))
     }
@@ -428,6 +440,54 @@ impl Walls {
             }
         }
         (best.1.depth_m > 0.0).then_some(best.1)
+    }
+}
+
+/// Links each open end of a run to an open start of another (or the same) run that lies
+/// within [`JOIN_M`] of it and faces the same side (see the module docs).
+fn join_ends(segments: &mut [WallSegment]) {
+    #[allow(clippy::cast_possible_truncation)]
+    let cell = |p: DVec3| (p / JOIN_M).floor().to_array().map(|v| v as i64);
+    let mut starts: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
+    for (i, s) in segments.iter().enumerate() {
+        if s.prev == NO_SEGMENT
+            && let Ok(i) = u32::try_from(i)
+        {
+            starts.entry(cell(s.a)).or_default().push(i);
+        }
+    }
+    for i in 0..segments.len() {
+        if segments[i].next != NO_SEGMENT {
+            continue;
+        }
+        let end = segments[i].b;
+        // Which side of its direction the road lies on: left or right.
+        let side = |s: &WallSegment| s.dir.perp().dot(s.normal) > 0.0;
+        let my_side = side(&segments[i]);
+        let k = cell(end);
+        let mut found = None;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let near = starts.get(&[k[0] + dx, k[1] + dy, k[2] + dz]);
+                    for &j in near.into_iter().flatten() {
+                        let s = &segments[j as usize];
+                        if found.is_none()
+                            && j as usize != i
+                            && s.prev == NO_SEGMENT
+                            && (s.a - end).length() <= JOIN_M
+                            && side(s) == my_side
+                        {
+                            found = Some(j);
+                        }
+                    }
+                }
+            }
+        }
+        if let (Some(j), Ok(me)) = (found, u32::try_from(i)) {
+            segments[i].next = j;
+            segments[j as usize].prev = me;
+        }
     }
 }
 
@@ -539,6 +599,65 @@ mod tests {
             .expect("the new face");
         assert_eq!(new.segment, 2);
         assert!((new.normal - DVec3::Y).length() < 1e-12);
+    }
+
+    #[test]
+    fn runs_that_meet_end_to_end_are_joined_without_a_gap() {
+        // Road inside a 20 m square again, built as two runs of different heights that meet
+        // at (20, 0) and (0, 20), as a barrier that changes height along a circuit is.
+        let first = [
+            DVec3::new(0.0, 20.0, 0.0),
+            DVec3::new(0.0, 0.0, 0.0),
+            DVec3::new(20.0, 0.0, 0.0),
+        ];
+        let second = [
+            DVec3::new(20.0, 0.0, 0.0),
+            DVec3::new(20.0, 20.0, 0.0),
+            DVec3::new(0.0, 20.0, 0.0),
+        ];
+        let run = |points: &[DVec3; 3], height_m: f64, open_to_left: bool| {
+            Walls::new(&[
+                WallRun {
+                    points: &first,
+                    closed: false,
+                    height_m: 1.5,
+                    open_to_left: true,
+                    friction: 0.5,
+                    restitution: 0.2,
+                },
+                WallRun {
+                    points,
+                    closed: false,
+                    height_m,
+                    open_to_left,
+                    friction: 0.5,
+                    restitution: 0.2,
+                },
+            ])
+        };
+        let w = run(&second, 0.6, true);
+        // Every segment is linked both ways: one ring.
+        assert!(
+            w.segments()
+                .iter()
+                .all(|s| s.prev != NO_SEGMENT && s.next != NO_SEGMENT)
+        );
+        // The wedges behind the two joints are covered.
+        for p in [DVec3::new(20.05, -0.05, 0.2), DVec3::new(-0.05, 20.05, 0.2)] {
+            let hit = w.find_entry(p, 0.25).expect("the joint's wedge");
+            assert!((hit.depth_m - 0.05).abs() < 1e-12, "{p} {hit:?}");
+        }
+        // A deep contact on the first run is followed across the joint onto the second.
+        let hit = w
+            .find_entry(DVec3::new(19.0, -0.1, 0.2), 0.25)
+            .expect("hit");
+        let across = w
+            .follow(DVec3::new(20.6, 1.0, 0.2), hit.segment)
+            .expect("followed across the joint");
+        assert!((across.depth_m - 0.6).abs() < 1e-12, "{across:?}");
+        // Runs that meet facing opposite sides are not joined.
+        let w = run(&second, 0.6, false);
+        assert_eq!(w.segments()[1].next, NO_SEGMENT);
     }
 
     /// A 400 m wall waving 10 m either side of the x axis and climbing 1 in 10.

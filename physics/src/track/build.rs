@@ -15,7 +15,7 @@
 
 use glam::DVec3;
 
-use crate::ground::{Surface, TriangleMesh};
+use crate::ground::{Solids, Surface, TriangleMesh};
 
 use super::barrier::{build_barriers, walls_of};
 use super::boundary::close;
@@ -107,6 +107,7 @@ pub(super) fn build(layout: &TrackLayout) -> Result<TrackMesh, TrackError> {
         references,
         barriers,
         walls,
+        solids: Solids::default(),
         terrain_first_triangle,
         edges,
         roadside_rules: RoadsideRules::of(layout),

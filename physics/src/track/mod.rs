@@ -15,7 +15,8 @@
 //!   the layout's rules for roadside furniture ([`RoadsideRules`]: braking boards, trees,
 //!   buildings), which the renderer places. An importer may add an outer ground beyond the
 //!   generated one ([`TrackMesh::outer_ground`], a TORCS scene's terrain), asked where the
-//!   generated ground has nothing.
+//!   generated ground has nothing, and solid objects ([`TrackMesh::solids`], a scene's stands
+//!   and buildings) the body collides with.
 //! - A layout's [`BoundarySpec`] (in [`boundary`]) closes the world: terrain round
 //!   everything built, out to a margin, under a wall that no car passes.
 //!
@@ -47,7 +48,7 @@ mod tests;
 
 use glam::DVec3;
 
-use crate::ground::{Ground, GroundHit, MeshError, RayHint, TriangleMesh, Walls};
+use crate::ground::{Ground, GroundHit, MeshError, RayHint, Solids, TriangleMesh, Walls};
 use crate::validate::Violations;
 
 pub use barrier::Barrier;
@@ -145,6 +146,9 @@ pub struct TrackMesh {
     pub barriers: Vec<Barrier>,
     /// The barriers as collision geometry for the car body.
     pub walls: Walls,
+    /// Solid objects of any shape the car body collides with (an imported track's scene's
+    /// stands and buildings); empty for a generated world.
+    pub solids: Solids,
     /// The index of the first triangle of `ground` that belongs to the boundary's terrain
     /// (the terrain runs to the end); the triangle count when there is no boundary.
     pub terrain_first_triangle: usize,
@@ -213,6 +217,10 @@ impl Ground for TrackMesh {
 
     fn walls(&self) -> Option<&Walls> {
         (!self.walls.is_empty()).then_some(&self.walls)
+    }
+
+    fn solids(&self) -> Option<&Solids> {
+        (!self.solids.is_empty()).then_some(&self.solids)
     }
 }
 

@@ -66,6 +66,36 @@ pub fn body_points(
     points
 }
 
+/// The points of the box's underside are the first half of [`body_points`], each under the
+/// top point `BODY_POINTS / 2` further on (the same `x` and `y`).
+pub const UNDERSIDE_POINTS: usize = BODY_POINTS / 2;
+
+/// Where an obstacle's push on body point `i` acts (world frame): the body's side is a face
+/// between an underside point and the top point above it, and an obstacle that reaches up to
+/// `obstacle_top_z` (world height, m) but not to the top point presses the part of that edge
+/// below its top, at the same depth all along for an upright body, so the resultant acts
+/// midway up that part. Applied at the underside corner instead, a barrier's push on a car
+/// at 200 km/h has a lever of the whole centre of mass height and rolls it over the wall.
+/// An underside point whose top point touches too (`top_touches`: the obstacle is taller
+/// than the body), and a top point, keep their own point: each stands for its half of the side.
+pub fn side_push_point(
+    world_points: &[DVec3; BODY_POINTS],
+    i: usize,
+    obstacle_top_z: f64,
+    top_touches: bool,
+) -> DVec3 {
+    let p = world_points[i];
+    if i >= UNDERSIDE_POINTS || top_touches {
+        return p;
+    }
+    let edge = world_points[i + UNDERSIDE_POINTS] - p;
+    if !(edge.z > 1e-6 && obstacle_top_z.is_finite()) {
+        return p;
+    }
+    let below = ((obstacle_top_z - p.z) / edge.z).clamp(0.0, 1.0);
+    p + edge * (0.5 * below)
+}
+
 /// Running sum of the wheels' contact points and normals.
 #[derive(Clone, Copy, Default)]
 struct Vec3Sum {

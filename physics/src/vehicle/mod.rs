@@ -33,6 +33,9 @@
 //! | [`brakes`] | pedal, bias, handbrake, ABS, traction control |
 //! | [`aero`] | drag and axle downforce |
 //! | [`body_contact`] | penalty contact of the body box with the ground |
+//! | [`wall_contact`] | the body against walls and barriers (polylines, a grid) |
+//! | [`solid_contact`] | the body against solid objects of any shape (triangles, edges, a BVH) |
+//! | [`contact_response`] | one penalty law with restitution and friction for walls and solids |
 //! | [`telemetry`] | [`Snapshot`] |
 //! | `tyre_forces` | the four tyres through one step: forces on body and wheels, what heats them |
 //! | `tyre_heat` | the tyres' thermal states and the environment, as the step uses them |
@@ -56,6 +59,7 @@ pub mod body_contact;
 pub mod body_mass;
 pub mod brakes;
 pub mod chassis;
+pub mod contact_response;
 mod corvette_c5;
 pub mod kingpin;
 pub mod link_loads;
@@ -64,6 +68,7 @@ pub mod params;
 pub mod relaxation;
 pub mod setup;
 pub mod setup_figures;
+pub mod solid_contact;
 pub mod steer_camber;
 pub mod steering;
 pub mod steering_feel;

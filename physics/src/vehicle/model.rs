@@ -49,9 +49,11 @@ use super::body_contact::{BODY_POINTS, body_contact_loads, body_points, wheel_co
 use super::body_mass::{BodyMass, UnsprungMoments};
 use super::brakes::DriverAids;
 use super::chassis::{BodyLoads, Pose, RigidBody};
+use super::contact_response::add_obstacle_loads;
 use super::link_loads::{in_body_frame, link_loads_n};
 use super::params::{AidParams, VehicleParams};
 use super::relaxation::RelaxationTable;
+use super::solid_contact::SolidMemory;
 use super::steering_feel::SteeringFeel;
 use super::suspension::strut_forces;
 use super::telemetry::Snapshot;
@@ -59,7 +61,7 @@ use super::tyre_envelope::ProbeHints;
 use super::tyre_forces::{TyreForces, TyreInputs};
 use super::tyre_heat::TyreHeat;
 use super::unsprung::{WheelMount, WheelTravel, advance_travels, axial_speeds, transmit};
-use super::wall_contact::{BodyShape, MassProperties, WallMemory, add_wall_loads};
+use super::wall_contact::{BodyShape, MassProperties, WallMemory};
 use super::wheel::{
     Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection, advance_deflections, find_contacts,
     tyre_figures,
@@ -106,6 +108,8 @@ pub struct Vehicle {
     ground_hints: GroundHints,
     /// Which wall each body point touches: keeps every point on its side of a wall.
     wall_memory: WallMemory,
+    /// Which solid faces and edges the body touches: keeps every point on its side of them.
+    solid_memory: SolidMemory,
     /// ABS and traction control.
     aids: DriverAids,
     powertrain: Powertrain,
@@ -195,6 +199,7 @@ impl Vehicle {
             link_forces_body: [DVec3::ZERO; 4],
             ground_hints: GroundHints::default(),
             wall_memory: WallMemory::default(),
+            solid_memory: SolidMemory::default(),
             aids: DriverAids::default(),
             tyre_heat: TyreHeat::default(),
             time_s: 0.0,
@@ -401,6 +406,7 @@ impl Vehicle {
         self.deflections = [TreadDeflection::default(); 4];
         self.link_forces_body = [DVec3::ZERO; 4];
         self.wall_memory = WallMemory::default();
+        self.solid_memory = SolidMemory::default();
         self.aids = DriverAids::default();
         // In place, as `fuelled_powertrain` builds it, without cloning the parameters.
         self.powertrain.reset(self.params.powertrain.gearbox.mode);
@@ -578,11 +584,11 @@ impl Vehicle {
             world_points: &body_world_points,
             mass: MassProperties::new(mass, self.inertia),
         };
-        let wall_contacts = add_wall_loads(
+        let (wall_contacts, solid_contacts) = add_obstacle_loads(
             &shape,
             &self.body,
             ground,
-            &mut self.wall_memory,
+            (&mut self.wall_memory, &mut self.solid_memory),
             dt,
             &mut loads,
         );
@@ -622,8 +628,10 @@ impl Vehicle {
             throttle_applied: aided.powertrain.throttle,
             abs_active: self.aids.abs_active(),
             tc_active: self.aids.tc_active(),
-            body_contacts: u32::try_from(ground_contacts + wall_contacts).unwrap_or(u32::MAX),
+            body_contacts: u32::try_from(ground_contacts + wall_contacts + solid_contacts)
+                .unwrap_or(u32::MAX),
             wall_contacts: u32::try_from(wall_contacts).unwrap_or(u32::MAX),
+            solid_contacts: u32::try_from(solid_contacts).unwrap_or(u32::MAX),
             mass_kg: mass,
             wheels: tyres.telemetry,
             powertrain: self.powertrain.telemetry(),

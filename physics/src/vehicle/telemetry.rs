@@ -111,11 +111,14 @@ pub struct Snapshot {
     pub abs_active: bool,
     /// Traction control is cutting throttle.
     pub tc_active: bool,
-    /// Number of body points touching the ground or a wall (a point touching both counts
-    /// twice).
+    /// Number of body contacts with the ground, walls and solid objects (a point touching
+    /// two counts twice).
     pub body_contacts: u32,
     /// Number of body points touching a wall or barrier.
     pub wall_contacts: u32,
+    /// Number of contacts with solid objects: body points in their faces and their edges
+    /// inside the body.
+    pub solid_contacts: u32,
     /// Current total mass (kg).
     pub mass_kg: f64,
     /// Per wheel: front-left, front-right, rear-left, rear-right.
@@ -168,6 +171,7 @@ impl Default for Snapshot {
             tc_active: false,
             body_contacts: 0,
             wall_contacts: 0,
+            solid_contacts: 0,
             mass_kg: 0.0,
             wheels: [WheelTelemetry::default(); 4],
             powertrain: PowertrainTelemetry::default(),

@@ -9,25 +9,9 @@
 //! front of it, above its top or past an open end. So nothing tunnels, at any speed: a fast
 //! point only goes deeper and meets a stiffer push.
 //!
-//! The normal force is a penalty on the depth `d` along the face's normal `n`, with the body's
-//! contact stiffness `k` per point, and restitution by hysteresis:
-//!
-//! ```text
-//! Fn = k d (e² + (1 - e²) s),   s = clamp(1/2 - (v . n) / (2 v_e), 0, 1)
-//! ```
-//!
-//! The full spring acts while the point moves into the wall (`s = 1`), `e²` of it while it
-//! comes back out (`s = 0`), blended over ±[`LOADING_BLEND_M_PER_S`]. A mass striking the face
-//! at speed `u` therefore stores `m u² / 2` and gets back `e²` of it: it leaves at `e u`,
-//! which is what the coefficient of restitution `e` means, and the contact can never give back
-//! more energy than it took (the force going in is never less than the force coming out at the
-//! same depth). The force is zero at zero depth, so it has no jump when a contact starts.
-//!
-//! Friction is Coulomb's, `|Ft| <= mu Fn` against the sliding velocity, limited to what stops
-//! the sliding within the tick: at most `m_t |v_t| / (dt N)` for the point's effective mass
-//! `m_t` along the sliding direction (mass and inertia seen at the point) shared among the
-//! `N` points in contact. So friction never reverses a sliding velocity and never adds energy,
-//! however large the normal force of a hard impact.
+//! The response (a penalty spring with restitution by hysteresis, and Coulomb friction that
+//! never reverses a sliding velocity) is [`super::contact_response`]'s, shared with the solid
+//! objects ([`super::solid_contact`]).
 //!
 //! Walls far from the car cost one grid look-up per point and tick, and less when they are
 //! farther: the memory keeps where the walls' clearance ([`Walls::clearance_m`], up to
@@ -40,11 +24,14 @@
 
 use glam::{DVec2, DVec3};
 
-use super::body_contact::BODY_POINTS;
-use super::chassis::{BodyLoads, RigidBody};
+use super::body_contact::{BODY_POINTS, UNDERSIDE_POINTS, side_push_point};
+use super::chassis::RigidBody;
+use super::contact_response::{ContactSet, PenaltyContact, penalty_normal_force_n};
 use super::params::BodyParams;
 use crate::ground::walls::{CELL_MARGIN_M, NO_SEGMENT};
-use crate::ground::{Ground, Walls};
+use crate::ground::{WallHit, Walls};
+
+pub use super::contact_response::LOADING_BLEND_M_PER_S;
 
 /// Deepest a point may lie behind a face when its contact starts (m): more than any point
 /// moves in a tick (200 km/h is 5.6 cm per tick at 1 kHz).
@@ -61,9 +48,6 @@ pub const CLEARANCE_REFRESH_M: f64 = 1.0;
 
 /// What the covered radius leaves for rounding (m).
 const CLEARANCE_SLACK_M: f64 = 1e-6;
-
-/// Normal speed over which the spring blends from loading to unloading (m/s).
-pub const LOADING_BLEND_M_PER_S: f64 = 0.05;
 
 /// Which wall segment each body point touched last tick ([`NO_SEGMENT`]: none). The contact
 /// memory that keeps each point on its side of a wall; with it, where the walls' clearance
@@ -173,16 +157,16 @@ fn covered_points(
     test(memory.clear).0
 }
 
-/// Force and moment about the CG (world frame) of the walls on the body, and the number of
-/// points touching them; `None`, with nothing to add, when no point touches a wall.
-pub fn wall_contact_loads(
+/// Adds to `contacts` the body points that touch `walls` (see the module docs), keeping
+/// `memory` for the next tick, and returns how many it added.
+pub fn collect_wall_contacts(
     shape: &BodyShape<'_>,
     body: &RigidBody,
     walls: &Walls,
     memory: &mut WallMemory,
-    dt: f64,
-) -> Option<(DVec3, DVec3, usize)> {
-    let (params, points, mass) = (shape.params, shape.world_points, shape.mass);
+    contacts: &mut ContactSet,
+) -> usize {
+    let (params, points) = (shape.params, shape.world_points);
     // The usual case, far from any wall: no point in contact, all within the clearance.
     if !walls.is_exhaustive()
         && let Some((at, r2)) = memory.clear
@@ -191,7 +175,7 @@ pub fn wall_contact_loads(
             .iter()
             .all(|p| (p.truncate() - at).length_squared() < r2)
     {
-        return None;
+        return 0;
     }
     // Which free points the clearance shows to be out of reach.
     let covered = if walls.is_exhaustive() {
@@ -199,14 +183,12 @@ pub fn wall_contact_loads(
     } else {
         covered_points(points, body.pose.position, walls, memory)
     };
-    // Pass 1: which points touch, how deep, with which normal force.
-    let mut touching: [Option<(DVec3, DVec3, f64, f64)>; BODY_POINTS] = [None; BODY_POINTS];
-    let mut count = 0_usize;
-    for (((&world, segment), slot), &covered) in points
+    let mut hits: [Option<WallHit>; BODY_POINTS] = [None; BODY_POINTS];
+    for (((&world, segment), &covered), found) in points
         .iter()
         .zip(memory.segments.iter_mut())
-        .zip(touching.iter_mut())
         .zip(&covered)
+        .zip(&mut hits)
     {
         let hit = if *segment == NO_SEGMENT {
             if covered {
@@ -221,59 +203,52 @@ pub fn wall_contact_loads(
             continue;
         };
         *segment = hit.segment;
+        *found = Some(hit);
+    }
+    let mut count = 0_usize;
+    for (i, hit) in hits.iter().enumerate() {
+        let Some(hit) = hit else { continue };
+        let world = points[i];
         let n = hit.normal;
         let vn = body.point_velocity(world).dot(n);
-        let loading = (0.5 - vn / (2.0 * LOADING_BLEND_M_PER_S)).clamp(0.0, 1.0);
-        let e2 = hit.restitution * hit.restitution;
-        let fn_ = params.contact_stiffness_n_per_m * hit.depth_m * (e2 + (1.0 - e2) * loading);
+        let fn_ = penalty_normal_force_n(
+            params.contact_stiffness_n_per_m,
+            hit.depth_m,
+            vn,
+            hit.restitution,
+        );
         if !(fn_.is_finite() && fn_ >= 0.0) {
             continue;
         }
-        *slot = Some((world, n, fn_, hit.friction));
-        count += 1;
+        let top_touches = hits.get(i + UNDERSIDE_POINTS).is_some_and(Option::is_some);
+        if contacts.push(PenaltyContact {
+            point: side_push_point(points, i, hit.top_z_m, top_touches),
+            normal: n,
+            normal_force_n: fn_,
+            friction: hit.friction,
+        }) {
+            count += 1;
+        }
     }
+    count
+}
+
+/// Force and moment about the CG (world frame) of the walls on the body, and the number of
+/// points touching them; `None`, with nothing to add, when no point touches a wall.
+pub fn wall_contact_loads(
+    shape: &BodyShape<'_>,
+    body: &RigidBody,
+    walls: &Walls,
+    memory: &mut WallMemory,
+    dt: f64,
+) -> Option<(DVec3, DVec3, usize)> {
+    let mut contacts = ContactSet::default();
+    let count = collect_wall_contacts(shape, body, walls, memory, &mut contacts);
     if count == 0 {
         return None;
     }
-    // Pass 2: forces, with friction limited to what stops the sliding within the tick.
-    let share = 1.0 / (dt * count as f64);
-    let (mut force, mut torque) = (DVec3::ZERO, DVec3::ZERO);
-    for (world, n, fn_, mu) in touching.iter().flatten().copied() {
-        let v = body.point_velocity(world);
-        let vt = v - n * v.dot(n);
-        let speed = vt.length();
-        let mut f = n * fn_;
-        if speed > 1e-12 {
-            let t = vt / speed;
-            let limit = mass.effective_mass_kg(body, world, t) * speed * share;
-            f -= t * (mu * fn_).min(limit);
-        }
-        if !f.is_finite() {
-            continue;
-        }
-        force += f;
-        torque += (world - body.pose.position).cross(f);
-    }
+    let (force, torque) = contacts.loads(body, shape.mass, dt);
     Some((force, torque, count))
-}
-
-/// Adds the loads of `ground`'s walls on the body ([`wall_contact_loads`]) to `loads` and
-/// returns the number of body points touching a wall; ground without walls adds nothing.
-pub fn add_wall_loads(
-    shape: &BodyShape<'_>,
-    body: &RigidBody,
-    ground: &impl Ground,
-    memory: &mut WallMemory,
-    dt: f64,
-    loads: &mut BodyLoads,
-) -> usize {
-    let walls = ground
-        .walls()
-        .and_then(|w| wall_contact_loads(shape, body, w, memory, dt));
-    walls.map_or(0, |(f, t, n)| {
-        loads.add(f, t);
-        n
-    })
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod realtime_thread;
 mod recovery;
 mod replay;
 mod run_length;
+mod scene_solids;
 mod setup_effects;
 mod telemetry_out;
 mod torcs_cars;

@@ -7,7 +7,9 @@
 //! [`MAX_SCENE_OFFSET_M`] is refused, and the world is the generated ground alone), keeps
 //! the ground beyond the generated one as the track's
 //! [`outer_ground`](gripline_physics::track::TrackMesh::outer_ground), and adds the
-//! boundary wall ([`super::boundary_wall`]) round all the ground to the track's walls.
+//! boundary wall ([`super::boundary_wall`]) round all the ground to the track's walls, and
+//! the scene's solid objects ([`super::scene_solids`]) as the track's
+//! [`solids`](gripline_physics::track::TrackMesh::solids).
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +23,7 @@ use crate::track::boundary_wall::{boundary_loops, with_boundary};
 use crate::track::scene_alignment::{ALIGNMENT_POINTS, MAX_SCENE_OFFSET_M, height_in_triangle};
 use crate::track::scene_file::scene_path_for_track;
 use crate::track::scene_ground::{SceneCounts, classify_scene, outer_ground};
+use crate::track::scene_solids::{SolidCounts, scene_solids};
 use crate::track::surfaces::SurfaceTable;
 
 /// What [`close_world`] made of a track.
@@ -32,6 +35,8 @@ pub struct ClosedWorld {
     pub scene_refused: Option<String>,
     /// How the scene's triangles were classified.
     pub counts: SceneCounts,
+    /// What of the scene's solid triangles collides.
+    pub solids: SolidCounts,
     /// Number of closed polylines of the boundary wall.
     pub boundary_loops: usize,
 }
@@ -49,9 +54,12 @@ pub fn close_world(
     let mut report = ClosedWorld::default();
     if let Some(path) = scene_path_for_track(xml) {
         match scene_ground(&path, surfaces, lower, &track.mesh) {
-            Ok((outer, counts)) => {
+            Ok((outer, solid, counts)) => {
                 report.counts = counts;
                 track.mesh.outer_ground = outer;
+                let (solids, solid_counts) = scene_solids(&solid, &track.mesh);
+                track.mesh.solids = solids;
+                report.solids = solid_counts;
                 track.files.push(path.clone());
                 report.scene = Some(path);
             }
@@ -66,13 +74,22 @@ pub fn close_world(
     report
 }
 
-/// The scene's ground beyond the generated one, or why there is none.
+/// The scene's ground beyond the generated one and its solid triangles (each with its
+/// object's index), or why there are none.
+#[allow(clippy::type_complexity)]
 fn scene_ground(
     path: &Path,
     surfaces: &SurfaceTable,
     lower: [f64; 3],
     mesh: &TrackMesh,
-) -> Result<(Option<TriangleMesh>, SceneCounts), String> {
+) -> Result<
+    (
+        Option<TriangleMesh>,
+        Vec<([glam::DVec3; 3], usize)>,
+        SceneCounts,
+    ),
+    String,
+> {
     let bytes = std::fs::read(path).map_err(|e| {
         TorcsError::Io {
             path: path.to_owned(),
@@ -88,8 +105,8 @@ fn scene_ground(
         }
         .to_string()
     })?;
-    let (ground, counts) = classify_scene(&file, lower, surfaces);
-    let offset_m = ground_offset_m(&ground, mesh);
+    let scene = classify_scene(&file, lower, surfaces);
+    let offset_m = ground_offset_m(&scene.ground, mesh);
     if offset_m.is_nan() || offset_m > MAX_SCENE_OFFSET_M {
         return Err(TorcsError::SceneMisplaced {
             path: path.to_owned(),
@@ -98,7 +115,8 @@ fn scene_ground(
         }
         .to_string());
     }
-    Ok(outer_ground(&mesh.ground, &ground, counts))
+    let (outer, counts) = outer_ground(&mesh.ground, &scene.ground, scene.counts);
+    Ok((outer, scene.solid, counts))
 }
 
 /// [`super::scene_alignment::scene_offset_m`] for the scene's ground triangles.

@@ -15,8 +15,9 @@
 //!   texture, with its textures found and decoded; [`scene_alignment`] checks that it lies
 //!   on the imported road.
 //! - [`closed_world`]: the world a car drives in on a TORCS track: the generated ground, the
-//!   scene's ground beyond it ([`scene_ground`], [`scene_seam`]) and a boundary wall round
-//!   both ([`boundary_wall`]); [`load::load_any_track`] builds it.
+//!   scene's ground beyond it ([`scene_ground`], [`scene_seam`]), a boundary wall round
+//!   both ([`boundary_wall`]) and the scene's solid objects ([`scene_solids`]);
+//!   [`load::load_any_track`] builds it.
 
 pub mod boundary_wall;
 mod bounds;
@@ -29,4 +30,5 @@ pub mod scene_alignment;
 pub mod scene_file;
 pub mod scene_ground;
 pub mod scene_seam;
+pub mod scene_solids;
 pub mod surfaces;

@@ -24,10 +24,12 @@
 //! and TORCS's shared `surfaces.xml`), so a track that redefines `grass` gets its own
 //! mapping; a table without the name gives the surface the table shows.
 //!
-//! Solid triangles (stands, walls, fences, buildings' sides) are counted but do not yet
-//! collide: the track's barriers ([`gripline_physics::track::barrier`]) and the boundary
-//! wall around the ground ([`super::boundary_wall`]) are the walls a car meets. Tree trunks
-//! are drawn only: TORCS draws a tree as crossed billboards whose width is the crown's.
+//! Solid triangles (stands, walls, fences, buildings' sides, tyre stacks, poles) collide with
+//! the car body ([`super::scene_solids`]), besides the track's barriers
+//! ([`gripline_physics::track::barrier`]) and the boundary wall around the ground
+//! ([`super::boundary_wall`]). A tree drawn as crossed billboards (textures named `tree`...)
+//! is drawn only, since the billboards are as wide as the crown; a tree whose trunk is its
+//! own textured object (forza's `TRETRNK.png`, 19 trunks) is solid.
 //!
 //! Ground under the generated road: a scene's own road, borders and run-offs lie on the
 //! generated ground within centimetres (see [`super::scene_alignment`]). A ground triangle
@@ -56,7 +58,7 @@ pub const GROUND_MIN_NORMAL_Z: f64 = 0.5;
 pub enum SceneClass {
     /// Ground a wheel stands on, with its surface.
     Ground(Surface),
-    /// What the car must not pass (counted; see the module docs).
+    /// What the car body must not pass (see the module docs).
     Solid,
     /// Drawn only: physics ignores it.
     DrawnOnly,
@@ -132,16 +134,24 @@ pub struct SceneCounts {
     pub drawn_only: usize,
 }
 
-/// The scene's ground triangles in the track's frame (`offset` added to TORCS's world
-/// frame: the track's lower corner), each with its surface, and the counts of the others.
-pub fn classify_scene(
-    file: &Ac3dFile,
-    offset: [f64; 3],
-    table: &SurfaceTable,
-) -> (Vec<([DVec3; 3], Surface)>, SceneCounts) {
+/// A scene's triangles as [`classify_scene`] sorts them.
+#[derive(Clone, Debug, Default)]
+pub struct ClassifiedScene {
+    /// The ground triangles, each with its surface.
+    pub ground: Vec<([DVec3; 3], Surface)>,
+    /// The solid triangles, each with the index of its object in the file.
+    pub solid: Vec<([DVec3; 3], usize)>,
+    /// How many of each there are (`ground` and `under_road` are set by [`outer_ground`]).
+    pub counts: SceneCounts,
+}
+
+/// The scene's ground and solid triangles in the track's frame (`offset` added to TORCS's
+/// world frame: the track's lower corner), and the counts of the others.
+pub fn classify_scene(file: &Ac3dFile, offset: [f64; 3], table: &SurfaceTable) -> ClassifiedScene {
     let mut ground = Vec::new();
+    let mut solid = Vec::new();
     let mut counts = SceneCounts::default();
-    for object in &file.objects {
+    for (object_index, object) in file.objects.iter().enumerate() {
         let world: Vec<[f64; 3]> = object.vertices.iter().map(|&v| to_world(v)).collect();
         let key = object.textures[0].as_deref().unwrap_or(&object.name);
         for surface in &object.surfaces {
@@ -162,13 +172,20 @@ pub fn classify_scene(
                 }
                 match classify(key, transparency, normal.z, table) {
                     SceneClass::Ground(s) => ground.push((corners, s)),
-                    SceneClass::Solid => counts.solid += 1,
+                    SceneClass::Solid => {
+                        counts.solid += 1;
+                        solid.push((corners, object_index));
+                    }
                     SceneClass::DrawnOnly => counts.drawn_only += 1,
                 }
             }
         }
     }
-    (ground, counts)
+    ClassifiedScene {
+        ground,
+        solid,
+        counts,
+    }
 }
 
 /// Whether a triangle lies on `generated` (see the module docs).

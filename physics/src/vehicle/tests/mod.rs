@@ -13,6 +13,7 @@ mod ground_contact;
 mod load_transfer;
 mod quarter_car;
 mod robustness;
+mod solids;
 mod statics;
 mod thermal;
 mod tread_relaxation;
