@@ -25,6 +25,7 @@ use super::neighbourhood::{COVER_MARGIN_M, Neighbourhoods, RayHint};
 use super::query::{Ground, GroundHit};
 use super::ray_triangle::ray_triangle_toi;
 use super::smooth_normals::{corner_normals, interpolate};
+use super::sole_column::SoleColumns;
 use super::surface::Surface;
 
 /// Why a [`TriangleMesh`] could not be built.
@@ -78,6 +79,8 @@ pub struct TriangleMesh {
     aabb_max: DVec3,
     /// Each triangle's neighbourhood, for hinted queries.
     neighbourhoods: Neighbourhoods,
+    /// The triangles alone in their column, for the hinted queries' shortest path.
+    sole: SoleColumns,
 }
 
 impl fmt::Debug for TriangleMesh {
@@ -164,6 +167,14 @@ impl TriangleMesh {
         let neighbourhoods = Neighbourhoods::build(&boxes, |lo, hi, row| {
             row.extend(bvh.intersect_aabb(&Aabb::new(lo, hi)));
         });
+        let sole = SoleColumns::build(
+            boxes.len(),
+            |t| {
+                let tri = shape.triangle(u32::try_from(t).unwrap_or(u32::MAX));
+                [tri.a, tri.b, tri.c]
+            },
+            |t| neighbourhoods.row(t),
+        );
         Ok(Self {
             shape,
             surfaces,
@@ -172,6 +183,7 @@ impl TriangleMesh {
             aabb_min,
             aabb_max,
             neighbourhoods,
+            sole,
         })
     }
 
@@ -278,6 +290,17 @@ impl TriangleMesh {
         let candidates = hint
             .triangle()
             .and_then(|t| self.neighbourhoods.candidates(t, origin, end));
+        // The shortest path: a segment inside a sole triangle's column can meet only it
+        // (see `sole_column`), so the row's answer is this one test's.
+        if candidates.is_some()
+            && let Some(t) = hint.triangle()
+            && self.sole.holds(t, origin, end)
+        {
+            let tri = self.shape.triangle(u32::try_from(t).ok()?);
+            let toi = ray_triangle_toi([tri.a, tri.b, tri.c], origin, direction, max_distance)
+                .filter(|&toi| toi < max_distance)?;
+            return self.hit_on(t, origin + direction * toi, toi, normal);
+        }
         let Some((candidates, mins, maxs)) = candidates else {
             let found = self.ray_cast_triangle(origin, direction, max_distance);
             // A miss (a body probe above the ground) remembers the triangle straight below
@@ -318,7 +341,18 @@ impl TriangleMesh {
             return None;
         }
         hint.remember(index);
-        let point = origin + direction * distance;
+        self.hit_on(index, origin + direction * distance, distance, normal)
+    }
+
+    /// The hit on triangle `index` at `point`, `distance` along the ray, with the normal
+    /// `normal` asks for.
+    fn hit_on(
+        &self,
+        index: usize,
+        point: DVec3,
+        distance: f64,
+        normal: HitNormal,
+    ) -> Option<(usize, GroundHit)> {
         let normal = match normal {
             HitNormal::Smooth => self.smooth_normal(index, point)?,
             HitNormal::Face => *self.normals.get(index)?,
@@ -332,6 +366,11 @@ impl TriangleMesh {
                 surface: *self.surfaces.get(index)?,
             },
         ))
+    }
+
+    /// Number of triangles alone in their column (see [`super::sole_column`]).
+    pub fn sole_triangles(&self) -> usize {
+        self.sole.count()
     }
 
     /// Size of the triangles' neighbourhoods for hinted queries: (largest, mean).
@@ -665,6 +704,36 @@ mod tests {
         let mesh = bumpy_grid(&mut rng, 41, 1.0);
         let (largest, mean) = mesh.neighbourhood_size();
         assert!(largest >= 1 && mean >= 1.0);
+        // Nothing overlaps in the grid: every triangle is alone in its column, and the
+        // hinted queries take the shortest path.
+        assert_eq!(mesh.sole_triangles(), mesh.triangle_count());
+        wander_and_compare(&mesh, &mut rng);
+    }
+
+    #[test]
+    fn under_a_bridge_the_hinted_queries_still_equal_the_bvh() {
+        // The bumpy grid with a 4 m wide deck 0.8 m above its middle rows: the triangles
+        // under and of the deck are not alone in their column and take the row's path.
+        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let grid = bumpy_grid(&mut rng, 41, 1.0);
+        let mut vertices = grid.vertices().to_vec();
+        let mut triangles = grid.triangles().to_vec();
+        let base = u32::try_from(vertices.len()).expect("few vertices");
+        for (x, y) in [(-1.0, 18.0), (41.0, 18.0), (41.0, 22.0), (-1.0, 22.0)] {
+            vertices.push(DVec3::new(x, y, 0.8));
+        }
+        triangles.push([base, base + 1, base + 2]);
+        triangles.push([base, base + 2, base + 3]);
+        let surfaces = (0..triangles.len()).map(|_| Surface::Asphalt).collect();
+        let mesh = TriangleMesh::new(vertices, triangles, surfaces).expect("valid");
+        let sole = mesh.sole_triangles();
+        assert!(sole > 2000 && sole < mesh.triangle_count() - 100, "{sole}");
+        wander_and_compare(&mesh, &mut rng);
+    }
+
+    /// A "wheel" wandering over `mesh` (the 41 x 41 m grid's area): every hinted and face
+    /// query equals the BVH's, with the hint it keeps and with any hint.
+    fn wander_and_compare(mesh: &TriangleMesh, rng: &mut XorShift) {
         // A "wheel" wandering over the grid: small steps (coherent), with jumps now and then
         // (the hint is stale), rays tilted and of random reach (some miss).
         let mut hint = RayHint::default();
@@ -708,6 +777,12 @@ mod tests {
             assert_eq!(mesh.ray_cast_triangle_hinted(at, d, max, &mut wrong), full);
         }
         assert!(reused > 15_000 && misses > 100, "{reused} {misses}");
+    }
+
+    #[test]
+    fn hinted_queries_of_non_finite_rays_or_odd_hints_do_not_panic() {
+        let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+        let mesh = bumpy_grid(&mut rng, 41, 1.0);
         // Non-finite rays: no hit, no panic, whatever the hint.
         let mut hint = RayHint::default();
         hint.remember(3);

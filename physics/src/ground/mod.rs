@@ -16,6 +16,7 @@ pub mod neighbourhood;
 pub mod query;
 mod ray_triangle;
 pub mod smooth_normals;
+pub mod sole_column;
 pub mod solids;
 pub mod surface;
 pub mod walls;

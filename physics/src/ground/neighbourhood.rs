@@ -153,6 +153,15 @@ impl Neighbourhoods {
         ))
     }
 
+    /// The triangles of `triangle`'s row (empty for an index out of range).
+    pub(crate) fn row(&self, triangle: usize) -> &[u32] {
+        let (Some(&from), Some(&to)) = (self.start.get(triangle), self.start.get(triangle + 1))
+        else {
+            return &[];
+        };
+        self.members.get(from as usize..to as usize).unwrap_or(&[])
+    }
+
     /// Number of triangles in the largest neighbourhood.
     pub(crate) fn largest(&self) -> usize {
         self.start
