@@ -102,6 +102,8 @@ struct Xml {
     curve: Vec<(f64, f64)>,
     /// Revs limiter (rad/s).
     limiter: f64,
+    /// Tickover (rad/s): TORCS's engine never turns slower (`SimEngineUpdateRpm`).
+    tickover: f64,
     /// Overall ratios of the forward gears.
     overall: Vec<f64>,
     /// Driven wheels' radius (m).
@@ -249,6 +251,7 @@ impl Xml {
             mass: dry + fuel,
             curve,
             limiter: num(&r, "Engine", "revs limiter", 800.0),
+            tickover: num(&r, "Engine", "tickover", 150.0),
             overall,
             radius,
             drag,
@@ -282,6 +285,18 @@ impl Xml {
         c[c.len() - 1].1
     }
 
+    /// The engine speed (rad/s) of TORCS's peak torque, `rpmMaxTq` (`SimEngineConfig`,
+    /// engine.cpp): the curve's point of most torque from tickover up to, not including, the
+    /// limiter. Points below tickover are never reached (the engine is floored there): the
+    /// off-road cars' curves start with 2000 N·m at 0 rpm, which is not their peak.
+    fn peak_torque_speed(&self) -> f64 {
+        self.curve
+            .iter()
+            .filter(|p| p.0 >= self.tickover && p.0 < self.limiter)
+            .fold((0.0, 0.0), |best, p| if p.1 > best.1 { *p } else { best })
+            .0
+    }
+
     /// Drag plus rolling resistance at `v` (N).
     fn resistance(&self, v: f64) -> f64 {
         self.drag * v * v
@@ -310,32 +325,56 @@ impl Xml {
     }
 
     /// Drive force (N) at `v` m/s in gear `g` with the engine at `launch` rad/s at least (a
-    /// slipping clutch), the wheels slipping as the tyres need to pass it: the slip where
-    /// the engine's force meets the tyres', by bisection up to 1.5 (TORCS's hold); beyond
-    /// the tyres' peak, the peak.
+    /// slipping clutch) and at tickover at least, the wheels slipping as the tyres need to
+    /// pass it: the first slip (scanning up to 1.5, TORCS's hold) where the tyres pass all
+    /// the engine's force, refined by bisection. Where the engine gives more than the tyres
+    /// pass up to 1.5, or up to the slip where it meets its limiter (no torque beyond), the
+    /// wheels are held at the tyres' best slip below that: their force there, never more.
     fn drive_with_slip(&self, g: usize, v: f64, a: f64, launch: f64) -> f64 {
         let ratio = self.overall[g];
-        let engine = |s: f64| {
-            let w = (v * (1.0 + s) * ratio / self.radius).max(launch);
-            self.torque(w) * ratio / self.radius
+        let speed = |s: f64| {
+            (v * (1.0 + s) * ratio / self.radius)
+                .max(launch)
+                .max(self.tickover)
         };
-        let (mut lo, mut hi) = (0.0, 1.5);
-        if engine(hi) >= self.traction(hi, v, a) {
-            // More than the tyres pass even at full slip: their force at the best slip.
-            return (1..=150)
-                .map(|i| self.traction(f64::from(i) * 0.01, v, a))
+        let engine = |s: f64| self.torque(speed(s)) * ratio / self.radius;
+        let best_up_to = |top: f64| {
+            (1..=150)
+                .map(|i| f64::from(i) * 0.01)
+                .take_while(|&s| s <= top + 1e-9)
+                .map(|s| self.traction(s, v, a))
                 .fold(0.0, f64::max)
-                .min(engine(0.0));
-        }
-        for _ in 0..60 {
-            let mid = 0.5 * (lo + hi);
-            if engine(mid) > self.traction(mid, v, a) {
-                lo = mid;
-            } else {
-                hi = mid;
+        };
+        let mut below = 0.0;
+        for i in 1..=150 {
+            let mut s = f64::from(i) * 0.01;
+            if engine(s) <= self.traction(s, v, a) {
+                if speed(s) > self.limiter {
+                    // The slip where the engine meets its limiter.
+                    let cut = (self.limiter * self.radius / (v * ratio) - 1.0).max(below);
+                    let just_below = (cut - 1e-9).max(below);
+                    if engine(just_below) > self.traction(just_below, v, a) {
+                        // The wheels spin the engine up to its limiter before the tyres hold
+                        // it: they are held at the tyres' best slip up to there.
+                        return best_up_to(cut).max(self.traction(cut, v, a));
+                    }
+                    s = just_below;
+                }
+                let (mut lo, mut hi) = (below, s);
+                for _ in 0..40 {
+                    let mid = 0.5 * (lo + hi);
+                    if engine(mid) > self.traction(mid, v, a) {
+                        lo = mid;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                return engine(hi);
             }
+            below = s;
         }
-        engine(lo)
+        // More than the tyres pass even at full slip: their force at the best slip.
+        best_up_to(1.5).min(engine(0.0))
     }
 
     /// Top speed in gear `g` (m/s): where the drive force, passed through slipping tyres,
@@ -354,14 +393,14 @@ impl Xml {
     /// wheels catch up, the tyres slipping as they must (load transfer from the previous
     /// step's acceleration), less the resistance, on the mass plus the spin of wheels and
     /// engine in that gear; each upshift costs the gear change time without drive.
+    ///
+    /// Conservative in three ways (docs/validation.md, "The launch estimate, corrected"): at
+    /// standstill the highest gear that ties for force (without load transfer) is taken and
+    /// reached through a gear change from neutral; no downshift; and the engine's spin counts
+    /// while the clutch slips. Corrected, the model is 5.6-60 % slower than this estimate.
     fn zero_to_100(&self) -> f64 {
         let dt = 1e-3;
-        let peak = self
-            .curve
-            .iter()
-            .filter(|p| p.0 < self.limiter)
-            .fold((0.0, 0.0), |best, p| if p.1 > best.1 { *p } else { best })
-            .0;
+        let peak = self.peak_torque_speed();
         let (mut v, mut t, mut a, mut gear) = (0.0_f64, 0.0, 0.0, 0);
         while v < 100.0 / 3.6 && t < 60.0 {
             let best = (gear..self.overall.len())
@@ -390,11 +429,23 @@ impl Xml {
     }
 }
 
-/// Cars whose launch lies outside 15 % of the estimate, an open problem (full check only):
-/// the two off-road cars launch faster than the estimate (9.4 s against 11.2 s, 5.6 s against
-/// 7.7 s), `car1-stock2` and `car1-trb3` slower than its ideal clutch (4.5 s against 3.4 s,
-/// 5.0 s against 4.3 s). Printed, not asserted.
-const LAUNCH_OPEN: [&str; 4] = ["baja-bug", "buggy", "car1-stock2", "car1-trb3"];
+/// Cars whose launch lies outside 15 % of the estimate, an open problem (full check only;
+/// printed, not asserted). All three launch slower than the estimate, for reasons of
+/// Gripline's launch procedure (full throttle, the automatic and traction control), not of
+/// the import's figures (measured: docs/validation.md):
+/// - `baja-bug` (9.4 s against 7.5 s) and `buggy` (5.5 s against 3.9 s): traction control
+///   (Gripline's default aid, slip threshold 0.15) holds the driven wheels at 0.15, where these
+///   tyres' force still rises (`baja-bug`'s curve peaks at 0.53, `buggy`'s, C = 1, not below
+///   TORCS's hold of 1.5), and cuts the throttle (to 0.4-0.9 in `buggy`'s first gear); with
+///   the aid off they take 6.6 s and 3.9 s.
+/// - `car1-trb3` (5.0 s against 4.3 s): the automatic clutch's launch band holds the engine at
+///   2400 rpm (210 N·m, 8.2 kN at the tyres, below their 9.8 kN) for the first 1.2 s where
+///   the estimate holds it at its peak torque (7000 rpm); and the automatic starts in first
+///   gear and shifts at 17 m/s (about 0.6 s of reduced drive: second gear engages with the
+///   engine at 6100 rpm, the rear wheels spin to slip 0.46, the throttle then stays at 0-0.3
+///   for 0.3 s), where the estimate starts in second, tied with first at standstill. With
+///   traction control off it takes 4.50 s.
+const LAUNCH_OPEN: [&str; 3] = ["baja-bug", "buggy", "car1-trb3"];
 
 /// One headless scenario run of `car`; its summary's metrics.
 fn run(car: &str, scenario: &str, track: Option<&str>, duration: Option<f64>) -> serde_json::Value {
