@@ -41,6 +41,8 @@ pub(crate) struct GpuCarModel {
     wheels: [Option<GpuTrackScene>; 2],
     /// Brake lamps in the body frame, drawn lit when braking.
     brake_lamps: Option<GpuMesh>,
+    /// The coarsest level's triangles in the body frame, drawn into the sun's shadow map.
+    shadow_caster: Option<GpuMesh>,
     /// The model frame's origin in the body frame (m).
     body_from_model: DVec3,
 }
@@ -78,8 +80,14 @@ impl GpuCarModel {
             lods,
             wheels,
             brake_lamps: GpuMesh::new(device, "model brake lamps", &lamps),
+            shadow_caster: GpuMesh::new(device, "model shadow caster", &shadow_caster_mesh(model)),
             body_from_model: model.body_from_model,
         })
+    }
+
+    /// The body's shadow caster (body frame), if the model has triangles.
+    pub(crate) fn shadow_caster(&self) -> Option<&GpuMesh> {
+        self.shadow_caster.as_ref()
     }
 
     /// `body_from_model` as a matrix.
@@ -128,6 +136,30 @@ impl GpuCarModel {
 /// The brake lamps as small lit squares facing back, in the body frame, each moved onto
 /// the rear surface of the most detailed level (the XML's points may lie inside the shell).
 #[allow(clippy::cast_possible_truncation)]
+/// The triangles of `model`'s coarsest level of detail in the body frame, for the shadow
+/// pass (which needs no texture, and the coarsest level's outline is the car's).
+fn shadow_caster_mesh(model: &CarModel) -> MeshBuilder {
+    let mut m = MeshBuilder::new();
+    let Some(lod) = model.lods.last() else {
+        return m;
+    };
+    let origin = DVec3::from_array(lod.scene.origin) + model.body_from_model;
+    for batch in &lod.scene.batches {
+        let corner = |i: u32| {
+            batch
+                .vertices
+                .get(i as usize)
+                .map(|v| (DVec3::from_array(v.position.map(f64::from)) + origin).as_vec3())
+        };
+        for tri in batch.indices.chunks_exact(3) {
+            if let (Some(a), Some(b), Some(c)) = (corner(tri[0]), corner(tri[1]), corner(tri[2])) {
+                m.triangle([a, b, c], batch.colour, material::MATTE);
+            }
+        }
+    }
+    m
+}
+
 fn brake_lamps_mesh(model: &CarModel) -> MeshBuilder {
     let mut m = MeshBuilder::new();
     let Some(lod) = model.lods.first() else {

@@ -394,8 +394,9 @@ impl SceneRenderer {
     }
 
     /// Draws the car with `model` in place of the procedural body and wheels, or those again
-    /// (`None`); whether it was uploaded. The shadow and the cockpit's dashboard and steering
-    /// wheel stay procedural; the model is drawn from the cockpit too (docs/rendering.md).
+    /// (`None`); whether it was uploaded. The model's coarsest level casts the body's shadow;
+    /// the cockpit's dashboard and steering wheel stay procedural, and the model is drawn
+    /// from the cockpit too (docs/rendering.md).
     pub fn set_car_model(&mut self, model: Option<&CarModel>) -> bool {
         let ctx = self.draw_context();
         self.car_model = model.and_then(|model| {
@@ -762,7 +763,13 @@ impl SceneRenderer {
         roadside_ranges: &[(u32, u32)],
         car: bool,
     ) {
-        if let Some(body) = self.car.body.as_ref().filter(|_| car) {
+        // A car model's body casts its own shadow (its coarsest level), else the generated
+        // body's.
+        let body = match &self.car_model {
+            Some(model) => model.shadow_caster(),
+            None => self.car.body.as_ref(),
+        };
+        if let Some(body) = body.filter(|_| car) {
             pass.set_bind_group(1, &self.models, &[offset(SLOT_BODY)]);
             body.draw(pass);
         }

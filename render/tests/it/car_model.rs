@@ -328,3 +328,46 @@ fn every_installed_torcs_car_draws_its_own_model() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// A model casts its own shadow, not the procedural body's: a glTF model that is a thin
+/// pole (10 cm square, as tall as the body) leaves the ground beside the car, where the
+/// procedural body's shadow falls (left of the car from the chase camera, the sun being on
+/// the right), lit.
+#[test]
+fn a_model_casts_its_own_shadow() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    write_gltf_box(
+        dir.path(),
+        [-0.05, 0.0, -0.05],
+        [0.05, 1.3, 0.05],
+        [0.9, 0.9, 0.9],
+    );
+    let loaded = load_vehicle(&vehicle_naming(dir.path(), "box.gltf")).expect("vehicle");
+    let visual = VehicleVisual::from_params(&loaded.params);
+    let model = CarModel::load(loaded.model.as_deref().unwrap(), &visual).expect("model");
+    let [plain, pole] = frames(&visual, &model, CameraMode::Chase);
+    pole.write_png(&common::out_dir("render-car-model").join("pole-shadow.png"))
+        .expect("png");
+    // The ground left of the car where the body's shadow falls: x 34-44 %, y 56-75 % of
+    // the frame (where the two frames differ, the body aside, the shadow lies in x 34-56 %,
+    // y 52-75 %).
+    let luma = |image: &RgbaImage| {
+        let (mut sum, mut n) = (0.0, 0.0);
+        for y in H * 56 / 100..H * 75 / 100 {
+            for x in W * 34 / 100..W * 44 / 100 {
+                let [r, g, b] = pixel(image, x, y);
+                sum += 0.2126 * r + 0.7152 * g + 0.0722 * b;
+                n += 1.0;
+            }
+        }
+        sum / n
+    };
+    let (shaded, lit) = (luma(&plain), luma(&pole));
+    println!(
+        "ground left of the car: luminance {shaded:.1} in the body's shadow, {lit:.1} beside the pole"
+    );
+    assert!(lit > shaded + 12.0, "{shaded:.1} vs {lit:.1}");
+}
