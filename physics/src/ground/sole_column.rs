@@ -37,7 +37,8 @@ pub(crate) struct SoleColumns {
 /// by `margin`; `None` for a projection with (nearly) no area: a wall seen from above.
 fn inward_lines(corners: [DVec2; 3], margin: f64) -> Option<[(DVec2, f64); 3]> {
     let area2 = (corners[1] - corners[0]).perp_dot(corners[2] - corners[0]);
-    if !(area2.abs() > 1e-9) {
+    // (A NaN area is no area either.)
+    if area2.is_nan() || area2.abs() <= 1e-9 {
         return None;
     }
     let mut lines = [(DVec2::ZERO, 0.0); 3];
@@ -87,7 +88,7 @@ impl SoleColumns {
         corners: impl Fn(usize) -> [DVec3; 3],
         row: impl Fn(usize) -> &'a [u32],
     ) -> Self {
-        let flat = |t: usize| corners(t).map(|c| c.truncate());
+        let flat = |t: usize| corners(t).map(DVec3::truncate);
         let lines = (0..count)
             .map(|t| {
                 let own = flat(t);
