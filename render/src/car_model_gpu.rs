@@ -135,7 +135,6 @@ impl GpuCarModel {
 
 /// The brake lamps as small lit squares facing back, in the body frame, each moved onto
 /// the rear surface of the most detailed level (the XML's points may lie inside the shell).
-#[allow(clippy::cast_possible_truncation)]
 /// The triangles of `model`'s coarsest level of detail in the body frame, for the shadow
 /// pass (which needs no texture, and the coarsest level's outline is the car's).
 fn shadow_caster_mesh(model: &CarModel) -> MeshBuilder {
@@ -160,6 +159,7 @@ fn shadow_caster_mesh(model: &CarModel) -> MeshBuilder {
     m
 }
 
+#[allow(clippy::cast_possible_truncation)]
 fn brake_lamps_mesh(model: &CarModel) -> MeshBuilder {
     let mut m = MeshBuilder::new();
     let Some(lod) = model.lods.first() else {
