@@ -525,14 +525,16 @@ fn torcs_cars_top_speed_within_5_percent_of_the_power_drag_balance() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The driver model laps the shipped circuit with each car (a short laps run: one timed lap).
-/// Left out, an open problem: `buggy` (a spool rear axle and tyres at TORCS's 100 % dynamic
-/// friction) runs off the circuit at the first corners and completes no lap in 150 s.
+/// The driver model laps the shipped circuit with each car (a short laps run: one timed lap,
+/// in 200 s: the slowest, `baja-bug`, takes 151.5 s over its first lap, from a standing
+/// start, and 139.3 s over its second). Left out, an open problem: `buggy` (a spool rear axle and tyres
+/// at TORCS's 100 % dynamic friction) runs off the circuit at the first corners and completes
+/// no lap.
 #[test]
 fn the_driver_model_laps_the_circuit_in_torcs_cars() {
     let Some(cars) = cars() else { return };
     for car in cars.iter().filter(|c| c.name != "buggy") {
-        let m = run(&car.name, "laps", Some("circuit"), Some(150.0));
+        let m = run(&car.name, "laps", Some("circuit"), Some(200.0));
         let laps = m["laps_completed"].as_u64().unwrap_or(0);
         println!(
             "{}: {laps} laps, best {:.1} s",
