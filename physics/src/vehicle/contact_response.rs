@@ -105,6 +105,11 @@ impl ContactSet {
         self.len == 0
     }
 
+    /// Forgets the contacts gathered (the buffer stays: clearing it costs nothing).
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// Force and moment about the CG (world frame) of the contacts on `body` (see the
     /// module docs); zero for none.
     pub fn loads(&self, body: &RigidBody, mass: MassProperties, dt: f64) -> (DVec3, DVec3) {
@@ -136,21 +141,22 @@ impl ContactSet {
 
 /// Adds the loads of `ground`'s walls and solids on the body to `loads` (one response for
 /// all, see the module docs) and returns how many contacts each gave: `(walls, solids)`.
-/// Ground with neither adds nothing.
+/// Ground with neither adds nothing. `contacts` is the caller's buffer, kept between ticks
+/// (a fresh one each tick would cost clearing its 3.6 kB every tick, some 7 % of a step).
 pub fn add_obstacle_loads(
     shape: &BodyShape<'_>,
     body: &RigidBody,
     ground: &impl Ground,
-    (walls, solids): (&mut WallMemory, &mut SolidMemory),
+    (walls, solids, contacts): (&mut WallMemory, &mut SolidMemory, &mut ContactSet),
     dt: f64,
     loads: &mut BodyLoads,
 ) -> (usize, usize) {
-    let mut contacts = ContactSet::default();
+    contacts.clear();
     let on_walls = ground.walls().map_or(0, |w| {
-        collect_wall_contacts(shape, body, w, walls, &mut contacts)
+        collect_wall_contacts(shape, body, w, walls, contacts)
     });
     let on_solids = ground.solids().map_or(0, |s| {
-        collect_solid_contacts(shape, body, s, solids, &mut contacts)
+        collect_solid_contacts(shape, body, s, solids, contacts)
     });
     if !contacts.is_empty() {
         let (force, torque) = contacts.loads(body, shape.mass, dt);

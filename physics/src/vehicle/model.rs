@@ -49,7 +49,7 @@ use super::body_contact::{BODY_POINTS, body_contact_loads, body_points, wheel_co
 use super::body_mass::{BodyMass, UnsprungMoments};
 use super::brakes::DriverAids;
 use super::chassis::{BodyLoads, Pose, RigidBody};
-use super::contact_response::add_obstacle_loads;
+use super::contact_response::{ContactSet, add_obstacle_loads};
 use super::link_loads::{in_body_frame, link_loads_n};
 use super::params::{AidParams, VehicleParams};
 use super::relaxation::RelaxationTable;
@@ -110,6 +110,8 @@ pub struct Vehicle {
     wall_memory: WallMemory,
     /// Which solid faces and edges the body touches: keeps every point on its side of them.
     solid_memory: SolidMemory,
+    /// The walls' and solids' contacts of the tick: a buffer kept so that no tick clears it.
+    obstacle_contacts: ContactSet,
     /// ABS and traction control.
     aids: DriverAids,
     powertrain: Powertrain,
@@ -200,6 +202,7 @@ impl Vehicle {
             ground_hints: GroundHints::default(),
             wall_memory: WallMemory::default(),
             solid_memory: SolidMemory::default(),
+            obstacle_contacts: ContactSet::default(),
             aids: DriverAids::default(),
             tyre_heat: TyreHeat::default(),
             time_s: 0.0,
@@ -588,7 +591,11 @@ impl Vehicle {
             &shape,
             &self.body,
             ground,
-            (&mut self.wall_memory, &mut self.solid_memory),
+            (
+                &mut self.wall_memory,
+                &mut self.solid_memory,
+                &mut self.obstacle_contacts,
+            ),
             dt,
             &mut loads,
         );
