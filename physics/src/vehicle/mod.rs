@@ -35,7 +35,9 @@
 //! | [`body_contact`] | penalty contact of the body box with the ground |
 //! | [`wall_contact`] | the body against walls and barriers (polylines, a grid) |
 //! | [`solid_contact`] | the body against solid objects of any shape (triangles, edges, a BVH) |
-//! | [`contact_response`] | one penalty law with restitution and friction for walls and solids |
+//! | [`body_shape`] | what those contacts need of the body: its points, stiffness, mass |
+//! | [`contact_set`] | one penalty law with restitution and friction for walls and solids |
+//! | [`contact_response`] | the walls' and solids' contacts of a tick, added to the body's loads |
 //! | [`telemetry`] | [`Snapshot`] |
 //! | `tyre_forces` | the four tyres through one step: forces on body and wheels, what heats them |
 //! | `tyre_heat` | the tyres' thermal states and the environment, as the step uses them |
@@ -57,9 +59,11 @@ pub mod aero;
 pub mod anti_roll_bar;
 pub mod body_contact;
 pub mod body_mass;
+pub mod body_shape;
 pub mod brakes;
 pub mod chassis;
 pub mod contact_response;
+pub mod contact_set;
 mod corvette_c5;
 pub mod kingpin;
 pub mod link_loads;

@@ -47,9 +47,11 @@ use glam::{DQuat, DVec3};
 use super::aero::AeroPoints;
 use super::body_contact::{BODY_POINTS, body_contact_loads, body_points, wheel_contact_plane};
 use super::body_mass::{BodyMass, UnsprungMoments};
+use super::body_shape::{BodyShape, MassProperties};
 use super::brakes::DriverAids;
 use super::chassis::{BodyLoads, Pose, RigidBody};
-use super::contact_response::{ContactSet, add_obstacle_loads};
+use super::contact_response::add_obstacle_loads;
+use super::contact_set::ContactSet;
 use super::link_loads::{in_body_frame, link_loads_n};
 use super::params::{AidParams, VehicleParams};
 use super::relaxation::RelaxationTable;
@@ -61,7 +63,7 @@ use super::tyre_envelope::ProbeHints;
 use super::tyre_forces::{TyreForces, TyreInputs};
 use super::tyre_heat::TyreHeat;
 use super::unsprung::{WheelMount, WheelTravel, advance_travels, axial_speeds, transmit};
-use super::wall_contact::{BodyShape, MassProperties, WallMemory};
+use super::wall_contact::WallMemory;
 use super::wheel::{
     Corner, PeakSlip, TYRE_MIN_SPEED_M_PER_S, TreadDeflection, advance_deflections, find_contacts,
     tyre_figures,

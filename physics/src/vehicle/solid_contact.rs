@@ -37,15 +37,15 @@
 use glam::{DQuat, DVec3};
 
 use super::body_contact::{BODY_POINTS, UNDERSIDE_POINTS, side_push_point};
+use super::body_shape::BodyShape;
 use super::chassis::{Pose, RigidBody};
-use super::contact_response::{ContactSet, PenaltyContact, penalty_normal_force_n};
-use super::wall_contact::BodyShape;
+use super::contact_set::{ContactSet, PenaltyContact, penalty_normal_force_n};
 use crate::ground::{SolidTriangle, Solids};
 
 pub use super::wall_contact::ENTRY_DEPTH_M;
 
 /// Most solid edges in contact with the body at once; more are left out.
-pub const EDGE_SLOTS: usize = 32;
+pub const EDGE_SLOTS: usize = super::contact_set::SOLID_EDGE_SLOTS;
 
 /// Most triangles and most edges asked about in one tick.
 pub const CANDIDATES: usize = 256;

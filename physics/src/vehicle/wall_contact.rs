@@ -25,13 +25,13 @@
 use glam::{DVec2, DVec3};
 
 use super::body_contact::{BODY_POINTS, UNDERSIDE_POINTS, side_push_point};
+use super::body_shape::BodyShape;
 use super::chassis::RigidBody;
-use super::contact_response::{ContactSet, PenaltyContact, penalty_normal_force_n};
-use super::params::BodyParams;
+use super::contact_set::{ContactSet, PenaltyContact, penalty_normal_force_n};
 use crate::ground::walls::{CELL_MARGIN_M, NO_SEGMENT};
 use crate::ground::{WallHit, Walls};
 
-pub use super::contact_response::LOADING_BLEND_M_PER_S;
+pub use super::contact_set::LOADING_BLEND_M_PER_S;
 
 /// Deepest a point may lie behind a face when its contact starts (m): more than any point
 /// moves in a tick (200 km/h is 5.6 cm per tick at 1 kHz).
@@ -75,49 +75,6 @@ impl WallMemory {
     pub fn contacts(&self) -> usize {
         self.segments.iter().filter(|&&s| s != NO_SEGMENT).count()
     }
-}
-
-/// The body's mass properties, as the rigid body integrates them.
-#[derive(Clone, Copy, Debug)]
-pub struct MassProperties {
-    /// Mass (kg).
-    pub mass_kg: f64,
-    /// Principal moments of inertia about the CG, body frame (kg·m²).
-    pub inertia_kg_m2: DVec3,
-}
-
-impl MassProperties {
-    /// The effective mass (kg) of the body at world `point` along the world unit vector `dir`:
-    /// the mass an impulse there along `dir` accelerates.
-    pub fn effective_mass_kg(&self, body: &RigidBody, point: DVec3, dir: DVec3) -> f64 {
-        let to_body = body.pose.orientation.inverse();
-        let r = to_body.mul_vec3(point - body.pose.position);
-        let c = r.cross(to_body.mul_vec3(dir));
-        let inverse = 1.0 / self.mass_kg + (c * c / self.inertia_kg_m2).element_sum();
-        1.0 / inverse
-    }
-}
-
-impl MassProperties {
-    /// Mass (kg) and principal moments of inertia (kg·m², body frame).
-    pub fn new(mass_kg: f64, inertia_kg_m2: DVec3) -> Self {
-        Self {
-            mass_kg,
-            inertia_kg_m2,
-        }
-    }
-}
-
-/// What the wall contact needs to know of the body besides its state.
-#[derive(Clone, Copy, Debug)]
-pub struct BodyShape<'a> {
-    /// Contact stiffness (per point).
-    pub params: &'a BodyParams,
-    /// The contact points where the body has them now, world frame (the body frame's
-    /// through [`crate::vehicle::chassis::Pose::world_points`]).
-    pub world_points: &'a [DVec3; BODY_POINTS],
-    /// Mass and inertia.
-    pub mass: MassProperties,
 }
 
 /// Which of `points` are free (not in contact) and within the clearance `memory` keeps, the
@@ -255,6 +212,7 @@ pub fn wall_contact_loads(
 mod tests {
     use super::*;
     use crate::ground::WallRun;
+    use crate::vehicle::body_shape::MassProperties;
     use crate::vehicle::body_contact::body_points;
     use crate::vehicle::body_mass::BodyMass;
     use crate::vehicle::params::VehicleParams;
