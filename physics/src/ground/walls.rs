@@ -84,6 +84,39 @@ pub struct WallRun<'a> {
     pub restitution: f64,
 }
 
+/// How near (m) the end of one run must be to the start of another for the two to join.
+const JOIN_M: f64 = 1e-3;
+
+/// Links each open end to an open start of another run that begins where it ends (within
+/// [`JOIN_M`], facing the same side): barriers split where their kind or height changes
+/// (and, on a closed track, the chain of them round the loop) make one wall, so a contact
+/// that goes on over the joint is followed onto the next run instead of ending as if the
+/// wall stopped there.
+fn link_joined_runs(segments: &mut [WallSegment]) {
+    let starts: Vec<usize> = (0..segments.len())
+        .filter(|&i| segments[i].prev == NO_SEGMENT)
+        .collect();
+    for i in 0..segments.len() {
+        if segments[i].next != NO_SEGMENT {
+            continue;
+        }
+        let (end, normal) = (segments[i].b, segments[i].normal);
+        let joined = starts.iter().copied().find(|&j| {
+            j != i
+                && segments[j].prev == NO_SEGMENT
+                && segments[j].a.distance(end) <= JOIN_M
+                && segments[j].dir.perp_dot(segments[j].normal) * segments[i].dir.perp_dot(normal)
+                    > 0.0
+        });
+        if let Some(j) = joined
+            && let (Ok(ju), Ok(iu)) = (u32::try_from(j), u32::try_from(i))
+        {
+            segments[i].next = ju;
+            segments[j].prev = iu;
+        }
+    }
+}
+
 /// A point found behind a wall's face.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WallHit {
@@ -170,6 +203,7 @@ impl Walls {
                 }
             }
         }
+        link_joined_runs(&mut segments);
         Self::indexed(segments)
     }
 
