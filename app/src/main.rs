@@ -16,6 +16,7 @@
 mod cli;
 mod devices;
 mod render_frame;
+mod saved_settings;
 mod scene_world;
 mod settings_ui;
 mod tyre_lab;
