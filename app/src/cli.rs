@@ -257,18 +257,19 @@ pub struct RenderArgs {
     #[arg(long, default_value_t = 720)]
     pub height: u32,
 
-    /// Vertical field of view (degrees).
+    /// Vertical field of view (degrees); default: the settings' field of view, as the window.
     #[arg(long, value_name = "DEG")]
     pub fov: Option<f64>,
 
-    /// MSAA samples (1, 2, 4 or 8), capped by the quality tier as in the window.
-    #[arg(long, default_value_t = 4)]
-    pub msaa: u32,
+    /// MSAA samples (1, 2, 4 or 8), capped by the quality tier as in the window; default: the
+    /// settings' MSAA samples.
+    #[arg(long, value_name = "SAMPLES")]
+    pub msaa: Option<u32>,
 
     /// Rendering quality tier, as the window's `--quality` (automatic: Low on a software
-    /// renderer).
-    #[arg(long, value_enum, default_value_t = QualityArg::Auto)]
-    pub quality: QualityArg,
+    /// renderer); default: the settings' choice.
+    #[arg(long, value_enum)]
+    pub quality: Option<QualityArg>,
 
     /// The PNG to write.
     #[arg(long, value_name = "PNG")]

@@ -17,6 +17,7 @@ mod car_model_load;
 mod cli;
 mod devices;
 mod render_frame;
+mod saved_settings;
 mod scene_world;
 mod settings_ui;
 mod tyre_lab;

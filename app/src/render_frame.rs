@@ -39,6 +39,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
             args.height
         );
     }
+    let graphics = graphics_of(args);
     let mut session = Session::load(&args.vehicle, &args.track)
         .with_context(|| format!("loading {} on {}", args.vehicle, args.track))?;
     // What the window draws of this car and track, its scenery included.
@@ -68,15 +69,13 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let snapshot = session.snapshot();
     let pose = VehiclePose::from_snapshot(snapshot, &spin);
     let mut camera = Camera::new(args.camera.into());
-    if let Some(fov) = args.fov {
-        camera.fov_deg = fov;
-    }
+    camera.fov_deg = graphics.fov_deg;
     camera.update(&pose, 0.0);
 
     let gpu =
         GpuContext::headless(AdapterChoice::from_env()).context("choosing a graphics adapter")?;
     eprintln!("gripline: rendering on {}", gpu.describe());
-    let (settings, tier) = render_settings(&gpu, args.quality.into(), args.msaa);
+    let (settings, tier) = render_settings(&gpu, graphics.quality, graphics.msaa_samples);
     let world = SceneWorld {
         track_mesh: track,
         track_scene: loaded.track_scene.as_deref(),
@@ -110,4 +109,44 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         renderer.scene().sample_count()
     );
     Ok(())
+}
+
+/// What `render` draws with: the command line's `--quality`, `--msaa` and `--fov` over the
+/// user's saved graphics settings (read as the window reads them; a missing or broken
+/// settings file gives the defaults, with a warning line). Prints what it uses, and where
+/// each value came from.
+fn graphics_of(args: &RenderArgs) -> RenderGraphics {
+    let (settings, store, _messages) = crate::saved_settings::load_saved_settings();
+    let g = &settings.graphics;
+    let from = |flag: bool| if flag { "command line" } else { "settings" };
+    let used = RenderGraphics {
+        quality: args.quality.map_or(g.quality, Into::into),
+        msaa_samples: args.msaa.unwrap_or(g.msaa_samples),
+        fov_deg: args.fov.unwrap_or(g.fov_deg),
+    };
+    println!(
+        "settings: quality {:?} ({}), {}x MSAA ({}), field of view {}° ({}); settings file {}",
+        used.quality,
+        from(args.quality.is_some()),
+        used.msaa_samples,
+        from(args.msaa.is_some()),
+        used.fov_deg,
+        from(args.fov.is_some()),
+        store.map_or_else(
+            || "none (no settings folder)".to_owned(),
+            |s| s.settings_path().display().to_string()
+        )
+    );
+    used
+}
+
+/// The graphics settings a frame is rendered with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct RenderGraphics {
+    /// The quality tier, or automatic.
+    quality: gripline_config::QualityChoice,
+    /// MSAA samples asked for (capped by the tier and the adapter).
+    msaa_samples: u32,
+    /// Vertical field of view (deg).
+    fov_deg: f64,
 }

@@ -3,9 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context as _, Result};
-use gripline_config::{
-    Fullscreen, PresentMode as PresentChoice, QualityChoice, Settings, SettingsStore,
-};
+use gripline_config::{Fullscreen, PresentMode as PresentChoice, QualityChoice};
 use gripline_physics::powertrain::GearboxMode;
 use gripline_render::CameraMode;
 
@@ -124,23 +122,7 @@ pub fn from_args(args: &crate::cli::WindowArgs) -> Result<(WindowOptions, Settin
     }
     // The user's settings: never fatal. A broken file is kept beside, the defaults used,
     // and the problem printed here and shown in the window.
-    let (settings, store, messages) = match SettingsStore::platform() {
-        Ok(store) => {
-            let outcome = store.load();
-            let messages: Vec<String> = outcome.messages.iter().map(ToString::to_string).collect();
-            (outcome.settings, Some(store), messages)
-        }
-        Err(error) => (
-            Settings::default(),
-            None,
-            vec![format!(
-                "settings: {error}; using the defaults for this session"
-            )],
-        ),
-    };
-    for message in &messages {
-        eprintln!("gripline: {message}");
-    }
+    let (settings, store, messages) = crate::saved_settings::load_saved_settings();
     let g = &settings.graphics;
     let size_px = match &args.size {
         Some(text) => parse_size(text)?,

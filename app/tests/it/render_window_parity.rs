@@ -74,6 +74,8 @@ fn window_and_render(vehicle: &str, track: &str, at_s: &str, dir: &Path) -> Fram
     let (render_out, _) = run_ok(
         Command::new(env!("CARGO_BIN_EXE_gripline"))
             .env("GRIPLINE_ADAPTER", "software")
+            // The same (empty) settings folder as the window's: render reads it too.
+            .env("XDG_CONFIG_HOME", dir.join("config"))
             .env_remove("DISPLAY")
             .env_remove("WAYLAND_DISPLAY")
             .args(["render", "--vehicle", vehicle, "--track", track])

@@ -268,3 +268,61 @@ fn barriers_are_validated() {
         "{err}"
     );
 }
+
+/// Issue 33: on a closed track whose barrier changes along the lap (here its height, over
+/// control points 10..30 of 48, so that one run crosses the seam), the runs chain round the
+/// loop: each ends within 1 mm of where the next starts, the last joins the first, and the
+/// walls link them, so that every wall segment has a neighbour at both ends (no open end for
+/// a car to pass) and a contact followed over a joint goes on onto the next run.
+#[test]
+fn barriers_that_change_along_a_closed_loop_close_it() {
+    let mut layout = sections(48);
+    for (k, s) in layout.cross_sections.iter_mut().enumerate() {
+        s.right_barriers = if (10..30).contains(&k) {
+            vec![BarrierSpec::wall(1.0)]
+        } else {
+            vec![BarrierSpec::wall(2.0)]
+        };
+    }
+    let mesh = layout.build_mesh().expect("builds");
+    let right: Vec<_> = mesh
+        .barriers
+        .iter()
+        .filter(|b| b.side == Side::Right)
+        .collect();
+    assert_eq!(right.len(), 2, "{right:?}");
+    for (k, b) in right.iter().enumerate() {
+        assert!(!b.closed);
+        let next = right[(k + 1) % right.len()];
+        let gap = b.points[b.points.len() - 1].distance(next.points[0]);
+        assert!(gap < 1e-3, "run {k} ends {gap} m from the next");
+    }
+    let walls = mesh.walls().expect("walls");
+    let ours: Vec<_> = walls
+        .segments()
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.a.truncate().length() > 205.0)
+        .collect();
+    assert!(!ours.is_empty());
+    for (i, s) in &ours {
+        assert!(
+            s.prev != crate::ground::walls::NO_SEGMENT
+                && s.next != crate::ground::walls::NO_SEGMENT,
+            "segment {i} of the right-hand wall has an open end"
+        );
+    }
+    // A point 5 cm behind the face where the runs meet, followed from the segment before
+    // the joint, is still behind a face.
+    let joint = right[0].points[right[0].points.len() - 1];
+    let (before, _) = ours
+        .iter()
+        .find(|(_, s)| s.b.distance(joint) < 1e-3)
+        .expect("a segment ends at the joint");
+    let outward = joint.truncate().normalize().extend(0.0);
+    let behind = joint + outward * 0.05 + DVec3::Z * 0.5;
+    let hit = walls
+        .follow(behind, u32::try_from(*before).expect("fits"))
+        .expect("still behind the wall");
+    assert!((hit.depth_m - 0.05).abs() < 0.01, "{hit:?}");
+}

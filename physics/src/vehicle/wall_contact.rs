@@ -212,9 +212,9 @@ pub fn wall_contact_loads(
 mod tests {
     use super::*;
     use crate::ground::WallRun;
-    use crate::vehicle::body_shape::MassProperties;
     use crate::vehicle::body_contact::body_points;
     use crate::vehicle::body_mass::BodyMass;
+    use crate::vehicle::body_shape::MassProperties;
     use crate::vehicle::params::VehicleParams;
 
     fn wall_ahead(x: f64, restitution: f64) -> Walls {

@@ -177,3 +177,38 @@ fn twenty_minutes_of_random_driving_never_leaves_the_world() {
         }
     }
 }
+
+/// Issue 33: on every shipped closed track, each side's barriers close round the loop: a
+/// barrier is closed itself, or it ends within 1 mm of where another on its side starts and
+/// starts within 1 mm of where another ends, and no wall segment has an open end there.
+#[test]
+fn every_shipped_tracks_barriers_close_round_its_loop() -> Result<()> {
+    for track in TRACKS {
+        let session = Session::load("corvette-c5", track)?;
+        let loaded = session.world().track().expect("a track");
+        if !loaded.mesh.centre_line.is_closed() {
+            continue;
+        }
+        let barriers = &loaded.mesh.barriers;
+        for b in barriers.iter().filter(|b| !b.closed) {
+            let same = || {
+                barriers
+                    .iter()
+                    .filter(|o| o.side == b.side && o.spec.placement == b.spec.placement)
+            };
+            let (first, last) = (b.points[0], b.points[b.points.len() - 1]);
+            assert!(
+                same().any(|o| o.points[0].distance(last) < 1e-3),
+                "{track}: a {:?} barrier ends at {last} with nothing after it",
+                b.side
+            );
+            assert!(
+                same().any(|o| o.points[o.points.len() - 1].distance(first) < 1e-3),
+                "{track}: a {:?} barrier starts at {first} with nothing before it",
+                b.side
+            );
+        }
+        println!("{track}: {} barriers, all closing", barriers.len());
+    }
+    Ok(())
+}

@@ -231,3 +231,55 @@ fn random_driving_on_every_track_stays_in_the_world() {
         random_drive(&t.name, 0x5EED_0033 + k as u64, 40.0);
     }
 }
+
+/// Issue 33's start-line gap: a car at 200 km/h aimed square at forza's right-hand barrier
+/// on the start line (where the track's segment list wraps round), coasting, is stopped by
+/// it: after 1.5 s it is still in the world and no farther from the centre line than the
+/// barrier's face plus 1 m (the body's half-width and its give).
+#[test]
+fn forza_start_line_barrier_stops_a_car_at_200_km_h() {
+    if !installed() {
+        return;
+    }
+    let mut session = Session::load("corvette-c5", "torcs:forza").expect("forza");
+    let path = session.autopilot().expect("a centre line").path().clone();
+    // Just before the line, so that the car meets the barrier where the loop closes.
+    let station = path.length() - 2.0;
+    let (p, t) = path.point_at(station);
+    let right = -t.perp();
+    let barrier_m = {
+        let track = session.world().track().expect("a track");
+        track
+            .mesh
+            .barriers
+            .iter()
+            .filter(|b| b.side == gripline_physics::track::Side::Right)
+            .flat_map(|b| b.points.iter())
+            .filter(|q| (q.truncate() - p).dot(t).abs() < 2.0)
+            .map(|q| (q.truncate() - p).dot(right))
+            .filter(|d| *d > 0.0)
+            .fold(f64::MAX, f64::min)
+    };
+    assert!(
+        barrier_m < 100.0,
+        "a right-hand barrier beside the line: {barrier_m}"
+    );
+    session
+        .place(p, right.y.atan2(right.x), GearboxMode::Automatic)
+        .expect("on the road");
+    session.set_gear(0);
+    session.set_forward_speed(200.0 / 3.6);
+    let ticks = session.ticks_in(1.5);
+    drive(&mut session, ticks, |_| Controls::default());
+    let s = session.snapshot();
+    let off = (s.position.truncate() - p).dot(right);
+    println!(
+        "forza start line: barrier {barrier_m:.1} m to the right; after 1.5 s the car is \
+         {off:.1} m to the right at {:.1} m/s",
+        s.velocity_body.length()
+    );
+    assert!(
+        off < barrier_m + 1.0,
+        "through the barrier: {off} against {barrier_m}"
+    );
+}
