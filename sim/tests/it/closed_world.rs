@@ -270,7 +270,7 @@ fn forza_start_line_barrier_stops_a_car_at_200_km_h() {
     session.set_gear(0);
     session.set_forward_speed(200.0 / 3.6);
     let ticks = session.ticks_in(1.5);
-    drive(&mut session, ticks, |_| Controls::default());
+    drive(&mut session, ticks, &[], |_| Controls::default());
     let s = session.snapshot();
     let off = (s.position.truncate() - p).dot(right);
     println!(
