@@ -55,6 +55,7 @@ pub mod anti_roll_bar;
 pub mod body_contact;
 pub mod body_mass;
 pub mod brakes;
+pub mod car_facts;
 pub mod chassis;
 mod corvette_c5;
 pub mod kingpin;
@@ -80,6 +81,7 @@ pub mod wheel;
 #[cfg(test)]
 mod tests;
 
+pub use car_facts::{CarFacts, DriveLayout};
 pub use chassis::{Pose, RigidBody};
 pub use model::Vehicle;
 pub use params::{
