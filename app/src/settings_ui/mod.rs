@@ -27,6 +27,7 @@
 
 mod audio_tab;
 pub mod calibration_wizard;
+pub mod car_list;
 mod controls_tab;
 mod ffb_tab;
 pub mod garage_tab;
