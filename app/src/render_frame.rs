@@ -117,7 +117,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
 /// The model the vehicle file `vehicle` names (its `model`), loaded for the car `visual`;
 /// `None` when it names none. A model that cannot be loaded is a warning, and the procedural
 /// body is drawn.
-fn load_car_model(vehicle: &str, visual: &VehicleVisual) -> Option<CarModel> {
+pub(crate) fn load_car_model(vehicle: &str, visual: &VehicleVisual) -> Option<CarModel> {
     let path = gripline_torcs::car::load::load_any_vehicle(vehicle)
         .ok()?
         .model?;

@@ -114,6 +114,7 @@ pub fn session_tab(
         });
     ui.add_space(6.0);
     super::car_list::car_list(ui, &mut session.vehicle_id, cars);
+    super::car_preview::car_preview(ui, &session.vehicle_id, &mut cars.previews);
     ui.add_space(12.0);
     ui.heading("Weather");
     ui.label(

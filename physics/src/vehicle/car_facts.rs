@@ -69,7 +69,7 @@ mod tests {
         let f = CarFacts::of(&p);
         assert_eq!(f.drive, DriveLayout::Rwd);
         assert_eq!(f.drive.abbreviation(), "RWD");
-        assert_eq!(f.mass_kg, 1547.0);
+        assert!((f.mass_kg - 1547.0).abs() < 1e-9, "{f:?}");
         assert_eq!(f.peak_power, p.powertrain.engine.peak_power());
         p.powertrain.drivetrain = Drivetrain::Fwd {
             front: Differential::Open,
