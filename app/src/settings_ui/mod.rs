@@ -27,6 +27,8 @@
 
 mod audio_tab;
 pub mod calibration_wizard;
+pub mod car_list;
+pub mod car_preview;
 mod controls_tab;
 mod ffb_tab;
 pub mod garage_tab;

@@ -71,7 +71,7 @@ fn names_in(dir: &Path) -> Vec<String> {
 pub fn session_tab(
     ui: &mut Ui,
     session: &mut SessionSettings,
-    vehicles: &[String],
+    cars: &mut super::car_list::CarList,
     tracks: &[String],
 ) {
     ui.heading("Car and track");
@@ -87,7 +87,7 @@ pub fn session_tab(
         .spacing([16.0, 8.0])
         .show(ui, |ui| {
             ui.label("Car");
-            pick_name(ui, "vehicle-pick", &mut session.vehicle_id, vehicles);
+            pick_name(ui, "vehicle-pick", &mut session.vehicle_id, cars.names());
             ui.end_row();
             ui.label("Track");
             pick_name(ui, "track-pick", &mut session.track_id, tracks);
@@ -112,6 +112,9 @@ pub fn session_tab(
             });
             ui.end_row();
         });
+    ui.add_space(6.0);
+    super::car_list::car_list(ui, &mut session.vehicle_id, cars);
+    super::car_preview::car_preview(ui, &session.vehicle_id, &mut cars.previews);
     ui.add_space(12.0);
     ui.heading("Weather");
     ui.label(

@@ -25,7 +25,8 @@ pub struct SettingsFlow {
     screen: Option<OpenScreen>,
     /// Raw input for the screen's live values (fed by the window from the sim thread).
     pub live: LiveInput,
-    vehicles: Vec<String>,
+    /// The cars the session can load, with their figures (read in the background).
+    cars: super::car_list::CarList,
     tracks: Vec<String>,
     /// The tier "Automatic" gives on this adapter, once the window knows it.
     automatic_quality: Option<QualityTier>,
@@ -105,7 +106,7 @@ impl SettingsFlow {
             store,
             screen: None,
             live,
-            vehicles: session_tabs::vehicle_names(),
+            cars: super::car_list::CarList::new(session_tabs::vehicle_names()),
             tracks: session_tabs::track_names(),
             automatic_quality: None,
             audio_devices: Vec::new(),
@@ -167,10 +168,10 @@ impl SettingsFlow {
             draft,
             garage,
         } = open;
-        let vehicles = &self.vehicles;
+        let cars = &mut self.cars;
         let tracks = &self.tracks;
         let mut session = |ui: &mut egui::Ui| {
-            session_tabs::session_tab(ui, &mut draft.session, vehicles, tracks);
+            session_tabs::session_tab(ui, &mut draft.session, cars, tracks);
         };
         // The graphics tab edits a copy so the two closures do not both borrow `draft`.
         let mut graphics = draft.graphics.clone();

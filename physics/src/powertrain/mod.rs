@@ -45,6 +45,7 @@ pub mod driveline;
 pub mod engine;
 pub mod fuel;
 pub mod gearbox;
+pub mod peak_power;
 pub mod shift_logic;
 pub mod vehicle_motion;
 
@@ -61,6 +62,7 @@ pub use differential::{Differential, Drivetrain};
 pub use engine::{EngineParams, RPM_TO_RAD_S, TorquePoint};
 pub use fuel::FuelParams;
 pub use gearbox::{AutoClutchParams, AutoShiftParams, GearboxMode, GearboxParams};
+pub use peak_power::PeakPower;
 pub use shift_logic::Selector;
 pub use vehicle_motion::VehicleMotion;
 

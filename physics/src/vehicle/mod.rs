@@ -61,6 +61,7 @@ pub mod body_contact;
 pub mod body_mass;
 pub mod body_shape;
 pub mod brakes;
+pub mod car_facts;
 pub mod chassis;
 pub mod contact_response;
 pub mod contact_set;
@@ -89,6 +90,7 @@ pub mod wheel;
 #[cfg(test)]
 mod tests;
 
+pub use car_facts::{CarFacts, DriveLayout};
 pub use chassis::{Pose, RigidBody};
 pub use model::Vehicle;
 pub use params::{
