@@ -21,7 +21,13 @@ use crate::car_model_load::{CarModelLoader, load_car_model, visual_with_model};
 use crate::scene_world::SceneWorld;
 use crate::settings_ui::settings_flow::{self, SettingsFlow};
 
-/// How long past `--exit-after` the window waits for the drive to reach `--hold-at` (s).
+/// Frames the window draws before `--exit-after` may end it: egui lays a newly opened
+/// screen out in a first pass it does not show, so on a machine slow enough to draw a
+/// single frame in the time given, the screenshot would miss the screen.
+const MIN_FRAMES_BEFORE_EXIT: u64 = 3;
+
+/// How long past `--exit-after` the window waits for the drive to reach `--hold-at` (s), or
+/// for its first frames.
 const HOLD_WAIT_S: f64 = 120.0;
 
 /// What the user saw at exit (printed, and used by the end-to-end test).
@@ -236,13 +242,15 @@ impl App {
         self.notify(format!("Now driving {}", loaded.title));
     }
 
-    /// `--exit-after` has passed and, with `--hold-at`, the drive has been drawn held there
-    /// (or has not got there [`HOLD_WAIT_S`] later: a line says so).
+    /// `--exit-after` has passed, [`MIN_FRAMES_BEFORE_EXIT`] frames are drawn and, with
+    /// `--hold-at`, the drive has been drawn held there (or has not got there [`HOLD_WAIT_S`]
+    /// later: a line says so).
     pub(crate) fn exit_due(&self) -> bool {
         match (self.options.exit_after_s, self.running.as_ref()) {
             (Some(limit), Some(r)) => {
                 let elapsed_s = r.started.elapsed().as_secs_f64();
-                if elapsed_s < limit {
+                let drawn = r.frames.count() >= MIN_FRAMES_BEFORE_EXIT;
+                if elapsed_s < limit || (!drawn && elapsed_s < limit + HOLD_WAIT_S) {
                     false
                 } else if self.options.hold_at_s.is_none() || r.held_frames >= 2 {
                     true
