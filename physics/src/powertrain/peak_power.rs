@@ -81,7 +81,7 @@ impl EngineParams {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::powertrain::TorquePoint;
+    use crate::powertrain::engine::TorquePoint;
 
     fn engine(torque: &[(f64, f64)]) -> EngineParams {
         EngineParams {
