@@ -12,8 +12,9 @@ use gripline_input::settings::device_identity::DeviceIdentity;
 use gripline_input::settings::ffb_settings::FfbDeviceSettings;
 use gripline_input::settings::soft_lock::SteeringLockMode;
 
+use super::ffb_choices::{DirectionCheckState, FfbTestKind, direction_text};
 use super::graphs::{self, CAL_COLOUR, WARN_COLOUR};
-use super::{DirectionCheckState, FfbTestKind, SettingsAction, SettingsScreen, direction_text};
+use super::{SettingsAction, SettingsScreen};
 use gripline_input::setup::live_input::LiveInput;
 
 const HEADING: f32 = 20.0;
