@@ -190,24 +190,6 @@ pub fn collect_wall_contacts(
     count
 }
 
-/// Force and moment about the CG (world frame) of the walls on the body, and the number of
-/// points touching them; `None`, with nothing to add, when no point touches a wall.
-pub fn wall_contact_loads(
-    shape: &BodyShape<'_>,
-    body: &RigidBody,
-    walls: &Walls,
-    memory: &mut WallMemory,
-    dt: f64,
-) -> Option<(DVec3, DVec3, usize)> {
-    let mut contacts = ContactSet::default();
-    let count = collect_wall_contacts(shape, body, walls, memory, &mut contacts);
-    if count == 0 {
-        return None;
-    }
-    let (force, torque) = contacts.loads(body, shape.mass, dt);
-    Some((force, torque, count))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,6 +198,25 @@ mod tests {
     use crate::vehicle::body_mass::BodyMass;
     use crate::vehicle::body_shape::MassProperties;
     use crate::vehicle::params::VehicleParams;
+
+    /// Force and moment about the CG (world frame) of the walls on the body, and the number of
+    /// points touching them; `None`, with nothing to add, when no point touches a wall (the
+    /// walls alone, as `contact_response::add_obstacle_loads` adds them with the solids).
+    fn wall_contact_loads(
+        shape: &BodyShape<'_>,
+        body: &RigidBody,
+        walls: &Walls,
+        memory: &mut WallMemory,
+        dt: f64,
+    ) -> Option<(DVec3, DVec3, usize)> {
+        let mut contacts = ContactSet::default();
+        let count = collect_wall_contacts(shape, body, walls, memory, &mut contacts);
+        if count == 0 {
+            return None;
+        }
+        let (force, torque) = contacts.loads(body, shape.mass, dt);
+        Some((force, torque, count))
+    }
 
     fn wall_ahead(x: f64, restitution: f64) -> Walls {
         // A wall across the x axis at `x`, facing -x (the car comes from there).
