@@ -7,6 +7,7 @@
 use std::sync::mpsc::{Receiver, TryRecvError};
 
 use anyhow::{Context as _, Result};
+use gripline_physics::vehicle::VehicleParams;
 use gripline_render::{CarModel, VehicleVisual};
 
 /// The model the vehicle `vehicle` names, loaded for the car `visual`; `None` when it names
@@ -27,6 +28,18 @@ pub fn load_car_model(vehicle: &str, visual: &VehicleVisual) -> Result<Option<Ca
         eprintln!("gripline: warning: {}: {warning}", path.display());
     }
     Ok(Some(model))
+}
+
+/// How the car `vehicle` with parameters `params` is drawn: its procedural look, with the
+/// driver's eye point of its model, and the model, loaded now. A model that cannot be loaded
+/// is a line on standard error, and the procedural body is drawn (`None`).
+pub fn car_look(vehicle: &str, params: &VehicleParams) -> (VehicleVisual, Option<CarModel>) {
+    let visual = VehicleVisual::from_params(params);
+    let model = load_car_model(vehicle, &visual).unwrap_or_else(|e| {
+        eprintln!("gripline: warning: {e:#}; drawing the procedural body");
+        None
+    });
+    (visual_with_model(visual, model.as_ref()), model)
 }
 
 /// `visual` with the driver's eye point of `model`, where the model has one.

@@ -9,10 +9,9 @@ use gripline_host::drive::LoadedDrive;
 use gripline_render::offscreen::OFFSCREEN_FORMAT;
 use gripline_render::{
     AdapterChoice, Camera, FrameInput, GpuContext, OffscreenRenderer, SpinAngles, VehiclePose,
-    VehicleVisual,
 };
 
-use crate::car_model_load::{load_car_model, visual_with_model};
+use crate::car_model_load::car_look;
 use crate::cli::RenderArgs;
 use crate::scene_world::{SceneWorld, build_scene, describe, describe_car, render_settings};
 use gripline_sim::session::Session;
@@ -48,12 +47,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
         .track_mesh
         .as_ref()
         .context("rendering needs a track (not the endless flat plane)")?;
-    let visual = VehicleVisual::from_params(&loaded.params);
-    let model = load_car_model(&args.vehicle, &visual).unwrap_or_else(|e| {
-        eprintln!("gripline: warning: {e:#}; drawing the procedural body");
-        None
-    });
-    let visual = visual_with_model(visual, model.as_ref());
+    let (visual, model) = car_look(&args.vehicle, &loaded.params);
 
     let mut spin = SpinAngles::default();
     let ticks = session.ticks_in(args.at);

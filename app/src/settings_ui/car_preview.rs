@@ -11,11 +11,11 @@ use gripline_host::drive::LoadedDrive;
 use gripline_render::offscreen::OFFSCREEN_FORMAT;
 use gripline_render::{
     AdapterChoice, Camera, CameraMode, FrameInput, GpuContext, OffscreenRenderer, RgbaImage,
-    SpinAngles, VehiclePose, VehicleVisual,
+    SpinAngles, VehiclePose,
 };
 use gripline_sim::session::Session;
 
-use crate::car_model_load::{load_car_model, visual_with_model};
+use crate::car_model_load::car_look;
 use crate::scene_world::{SceneWorld, build_scene, render_settings};
 
 /// The picture's size (pixels).
@@ -36,10 +36,8 @@ pub fn render_preview(name: &str) -> Result<RgbaImage> {
         .track_mesh
         .as_ref()
         .context("the preview track has no mesh")?;
-    let visual = VehicleVisual::from_params(&loaded.params);
     // A model that cannot be drawn leaves the procedural body, as in the window.
-    let model = load_car_model(name, &visual).ok().flatten();
-    let visual = visual_with_model(visual, model.as_ref());
+    let (visual, model) = car_look(name, &loaded.params);
     let pose = VehiclePose::from_snapshot(session.snapshot(), &SpinAngles::default());
     let mut camera = Camera::new(CameraMode::Chase);
     camera.update(&pose, 0.0);

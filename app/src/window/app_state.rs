@@ -17,7 +17,7 @@ use super::ffb_graph::FfbGraph;
 use super::frame_stats::{FrameStats, TickRate, stats_report};
 use super::options::WindowOptions;
 use super::replay_state::ReplayMode;
-use crate::car_model_load::{CarModelLoader, load_car_model, visual_with_model};
+use crate::car_model_load::{CarModelLoader, car_look};
 use crate::scene_world::SceneWorld;
 use crate::settings_ui::settings_flow::{self, SettingsFlow};
 
@@ -63,13 +63,7 @@ impl Shown {
     /// cannot be loaded is a line on standard error; the procedural body is drawn.
     pub(crate) fn with_model_now(loaded: &LoadedDrive) -> Option<Self> {
         let mut shown = Self::without_model(loaded)?;
-        match load_car_model(&loaded.vehicle, &shown.visual) {
-            Ok(model) => {
-                shown.visual = visual_with_model(shown.visual, model.as_ref());
-                shown.car_model = model;
-            }
-            Err(e) => eprintln!("gripline: warning: {e:#}; drawing the procedural body"),
-        }
+        (shown.visual, shown.car_model) = car_look(&loaded.vehicle, &loaded.params);
         Some(shown)
     }
 
