@@ -11,6 +11,7 @@ use gripline_physics::vehicle::params::{
     SteeringParams, SuspensionParams, WheelParams,
 };
 
+use super::aids::aids_for_tyres;
 use super::figures::{BRAKE_SECTIONS, Figures, SUSPENSION_SECTIONS, WHEEL_SECTIONS};
 use super::powertrain::powertrain;
 use super::tyre::tyre_of_corner;
@@ -190,6 +191,7 @@ pub fn convert(f: &Figures, name: &str) -> Result<ConvertedCar, TorcsError> {
         tyre_of_corner(f, 0, weight0[0], &mut warnings)?,
         tyre_of_corner(f, 2, weight0[2], &mut warnings)?,
     ];
+    params.aids = aids_for_tyres(&params.aids, &tyres, &params.powertrain.drivetrain);
     Ok(ConvertedCar {
         params,
         tyres,

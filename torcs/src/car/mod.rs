@@ -6,13 +6,15 @@
 //! - [`merge`]: the category and car files merged as TORCS merges them.
 //! - [`figures`]: numbers read with TORCS's defaults.
 //! - [`convert`]: chassis, body, axles, suspension, steering, brakes and aero;
-//!   [`powertrain`]: engine, gearbox and differentials; [`tyre`]: the tyres.
+//!   [`powertrain`]: engine, gearbox and differentials; [`tyre`]: the tyres; [`aids`]: ABS
+//!   and traction control tuned to the tyres.
 //! - [`load`]: [`load::load_torcs_car`] loads a car file into a
 //!   [`LoadedVehicle`](gripline_formats::vehicle_file::LoadedVehicle);
 //!   [`load::load_any_vehicle`] takes any vehicle a drive names (`torcs:NAME` included).
 //! - [`discover`]: installed cars in the TORCS and Speed Dreams data folders and in
 //!   `$GRIPLINE_TORCS_CARS`.
 
+pub mod aids;
 pub mod convert;
 pub mod discover;
 pub mod figures;
