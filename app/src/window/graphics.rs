@@ -60,6 +60,7 @@ impl App {
         let (settings, tier) =
             render_settings(&gpu, self.options.quality, self.options.msaa_samples);
         self.flow.set_automatic_quality(automatic_quality(&gpu));
+        self.flow.set_preview_gpu(gpu.clone());
         let scene = build_scene(&gpu, surface.scene_format(), &settings, &self.shown.world());
         eprintln!(
             "gripline: car: {}",
