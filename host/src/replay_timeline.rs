@@ -43,6 +43,8 @@ pub struct Timeline {
     pub track: gripline_physics::track::TrackMesh,
     /// The car (its dimensions, to draw it).
     pub params: VehicleParams,
+    /// The car as the recording names it (`--vehicle`'s name or path), to draw its model.
+    pub vehicle: String,
 }
 
 impl std::fmt::Debug for Timeline {
@@ -176,6 +178,7 @@ pub fn build_timeline(path: &Path, force: bool) -> Result<Timeline, LoadFailure>
             .map(|t| t as f64 * player.session().step_s()),
         track,
         params,
+        vehicle: file.header.identity.vehicle.spec.clone(),
     })
 }
 

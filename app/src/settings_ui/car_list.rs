@@ -62,6 +62,8 @@ pub struct CarList {
     pub previews: super::car_preview::CarPreviews,
     loading: Option<Receiver<(String, FactsResult)>>,
     started: bool,
+    /// The selection the list last scrolled to (it scrolls to a new one once).
+    scrolled_to: Option<String>,
 }
 
 impl CarList {
@@ -73,12 +75,8 @@ impl CarList {
             previews: super::car_preview::CarPreviews::default(),
             loading: None,
             started: false,
+            scrolled_to: None,
         }
-    }
-
-    /// The car names, in the list's order.
-    pub fn names(&self) -> &[String] {
-        &self.names
     }
 
     /// The figures of `name` once loaded.
@@ -145,14 +143,19 @@ impl CarList {
     }
 }
 
-/// The list: one row per car (name to pick, drive, power, mass, or the loading error).
-/// Picking a row sets `selected`.
+/// The list, where the session's car is chosen: one row per car (name to pick, drive,
+/// power, mass, or the loading error). Picking a row sets `selected`; the list scrolls to
+/// a selection it has not shown yet, and names one it does not hold (a car given by path).
 pub fn car_list(ui: &mut Ui, selected: &mut String, cars: &mut CarList) {
     cars.poll();
     if cars.is_loading() {
         ui.ctx()
             .request_repaint_after(std::time::Duration::from_millis(100));
     }
+    if !selected.is_empty() && !cars.names.contains(selected) {
+        ui.label(format!("Car: {selected} (not in the list)"));
+    }
+    let scroll_to = (cars.scrolled_to.as_ref() != Some(selected)).then(|| selected.clone());
     egui::ScrollArea::vertical()
         .id_salt("car-list")
         .max_height(260.0)
@@ -163,7 +166,10 @@ pub fn car_list(ui: &mut Ui, selected: &mut String, cars: &mut CarList) {
                 .spacing([16.0, 4.0])
                 .show(ui, |ui| {
                     for name in &cars.names {
-                        ui.selectable_value(selected, name.clone(), name.as_str());
+                        let row = ui.selectable_value(selected, name.clone(), name.as_str());
+                        if scroll_to.as_ref() == Some(name) {
+                            row.scroll_to_me(None);
+                        }
                         match cars.facts(name) {
                             Some(Ok(f)) => {
                                 ui.label(f.drive.abbreviation());
@@ -184,6 +190,10 @@ pub fn car_list(ui: &mut Ui, selected: &mut String, cars: &mut CarList) {
                     }
                 });
         });
+    // A pass egui lays out without showing (a new window's sizing pass) does not count.
+    if scroll_to.is_some() && !ui.is_sizing_pass() && !ui.ctx().will_discard() {
+        cars.scrolled_to = scroll_to;
+    }
 }
 
 #[cfg(test)]

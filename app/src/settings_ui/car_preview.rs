@@ -1,6 +1,8 @@
 //! The selected car's picture in the car list: one small frame of the car on the shipped
 //! circuit from the chase camera, drawn by the offscreen renderer on a thread of its own
-//! (at most once per car: pictures are kept) and shown as an egui texture.
+//! (at most once per car: pictures are kept) and shown as an egui texture. In the window it
+//! is drawn with the window's own graphics device and queue ([`CarPreviews::set_gpu`]);
+//! without one (tests) with a headless context of its own.
 
 use std::collections::BTreeMap;
 use std::sync::mpsc::{Receiver, TryRecvError};
@@ -25,11 +27,12 @@ pub const PREVIEW_SIZE: [u32; 2] = [320, 180];
 const PREVIEW_TRACK: &str = "circuit";
 
 /// Draws the vehicle `name` standing at the start of the shipped circuit, seen from the
-/// chase camera, `PREVIEW_SIZE` pixels.
+/// chase camera, `PREVIEW_SIZE` pixels, with `gpu` (the window's), or with a headless
+/// context of its own when `None`.
 ///
 /// # Errors
 /// The car or track failing to load, no graphics adapter, or the frame not drawn.
-pub fn render_preview(name: &str) -> Result<RgbaImage> {
+pub fn render_preview(name: &str, gpu: Option<GpuContext>) -> Result<RgbaImage> {
     let session = Session::load(name, PREVIEW_TRACK).with_context(|| format!("loading {name}"))?;
     let loaded = LoadedDrive::of(&session, name, PREVIEW_TRACK);
     let track = loaded
@@ -41,8 +44,11 @@ pub fn render_preview(name: &str) -> Result<RgbaImage> {
     let pose = VehiclePose::from_snapshot(session.snapshot(), &SpinAngles::default());
     let mut camera = Camera::new(CameraMode::Chase);
     camera.update(&pose, 0.0);
-    let gpu =
-        GpuContext::headless(AdapterChoice::from_env()).context("choosing a graphics adapter")?;
+    let gpu = match gpu {
+        Some(gpu) => gpu,
+        None => GpuContext::headless(AdapterChoice::from_env())
+            .context("choosing a graphics adapter")?,
+    };
     let (settings, _) = render_settings(&gpu, gripline_config::QualityChoice::Low, 1);
     let world = SceneWorld {
         track_mesh: track,
@@ -65,9 +71,17 @@ pub fn render_preview(name: &str) -> Result<RgbaImage> {
 pub struct CarPreviews {
     done: BTreeMap<String, Result<egui::TextureHandle, String>>,
     pending: Option<(String, Receiver<Result<RgbaImage, String>>)>,
+    /// The window's graphics context, drawn with once known.
+    gpu: Option<GpuContext>,
 }
 
 impl CarPreviews {
+    /// Draws the pictures with `gpu` (the window's device and queue) from now on, rather
+    /// than with a graphics context of their own.
+    pub fn set_gpu(&mut self, gpu: GpuContext) {
+        self.gpu = Some(gpu);
+    }
+
     /// The picture of `name`, once drawn (`Err`: why it could not be).
     pub fn get(&self, name: &str) -> Option<&Result<egui::TextureHandle, String>> {
         self.done.get(name)
@@ -99,10 +113,11 @@ impl CarPreviews {
         }
         let (tx, rx) = std::sync::mpsc::channel();
         let owned = name.to_owned();
+        let gpu = self.gpu.clone();
         let spawned = std::thread::Builder::new()
             .name("car-preview".into())
             .spawn(move || {
-                let result = render_preview(&owned).map_err(|e| format!("{e:#}"));
+                let result = render_preview(&owned, gpu).map_err(|e| format!("{e:#}"));
                 let _ = tx.send(result);
             });
         match spawned {
@@ -171,10 +186,23 @@ mod tests {
     #[test]
     fn the_corvette_is_drawn() {
         let t = std::time::Instant::now();
-        let img = render_preview("corvette-c5").expect("drawn");
+        let img = render_preview("corvette-c5", None).expect("drawn");
         assert_eq!([img.width, img.height], PREVIEW_SIZE);
         let first = &img.data[0..4];
         assert!(img.data.chunks(4).any(|p| p != first));
         eprintln!("preview in {:?}", t.elapsed());
+    }
+
+    /// The pictures draw with a context they are given (the window's), which stays usable:
+    /// two cars on one device.
+    #[test]
+    fn pictures_draw_with_the_context_they_are_given() {
+        let gpu = GpuContext::headless(AdapterChoice::from_env()).expect("an adapter");
+        for name in ["corvette-c5", "hatchback-fwd"] {
+            let img = render_preview(name, Some(gpu.clone())).expect("drawn");
+            assert_eq!([img.width, img.height], PREVIEW_SIZE);
+            let first = &img.data[0..4];
+            assert!(img.data.chunks(4).any(|p| p != first), "{name}");
+        }
     }
 }

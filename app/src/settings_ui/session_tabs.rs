@@ -82,13 +82,14 @@ pub fn session_tab(
         .weak(),
     );
     ui.add_space(6.0);
+    // The car is chosen in its list, the one place (the preview shows the chosen one).
+    super::car_list::car_list(ui, &mut session.vehicle_id, cars);
+    super::car_preview::car_preview(ui, &session.vehicle_id, &mut cars.previews);
+    ui.add_space(6.0);
     egui::Grid::new("session-grid")
         .num_columns(2)
         .spacing([16.0, 8.0])
         .show(ui, |ui| {
-            ui.label("Car");
-            pick_name(ui, "vehicle-pick", &mut session.vehicle_id, cars.names());
-            ui.end_row();
             ui.label("Track");
             pick_name(ui, "track-pick", &mut session.track_id, tracks);
             ui.end_row();
@@ -112,9 +113,6 @@ pub fn session_tab(
             });
             ui.end_row();
         });
-    ui.add_space(6.0);
-    super::car_list::car_list(ui, &mut session.vehicle_id, cars);
-    super::car_preview::car_preview(ui, &session.vehicle_id, &mut cars.previews);
     ui.add_space(12.0);
     ui.heading("Weather");
     ui.label(

@@ -121,6 +121,12 @@ impl SettingsFlow {
         self.automatic_quality = Some(tier);
     }
 
+    /// Gives the car list's pictures the window's graphics context (device and queue) to
+    /// draw with, so that they need no context of their own.
+    pub fn set_preview_gpu(&mut self, gpu: gripline_render::GpuContext) {
+        self.cars.previews.set_gpu(gpu);
+    }
+
     /// Whether the screen is open.
     pub fn is_open(&self) -> bool {
         self.screen.is_some()

@@ -68,6 +68,104 @@ fn applying_saves_and_sends_the_commands() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// One frame of the open screen with `events`: what it applied, and the accessibility nodes
+/// (role, label or value, rect).
+fn flow_frame(
+    ctx: &egui::Context,
+    flow: &mut SettingsFlow,
+    events: Vec<egui::Event>,
+) -> (Option<Applied>, Vec<(egui::Role, String, egui::Rect)>) {
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1600.0, 1400.0),
+        )),
+        events,
+        ..egui::RawInput::default()
+    };
+    let mut applied = None;
+    let mut out = ctx.run_pass(input, |ctx| {
+        applied = flow.show(ctx, &AidParams::default(), "", "");
+    });
+    out.textures_delta.clear();
+    let mut nodes = Vec::new();
+    for (_, node) in out
+        .platform_output
+        .accesskit_update
+        .map(|u| u.nodes)
+        .unwrap_or_default()
+    {
+        if let (Some(text), Some(b)) = (node.label().or(node.value()), node.bounds()) {
+            #[allow(clippy::cast_possible_truncation)]
+            let rect = egui::Rect::from_min_max(
+                egui::pos2(b.x0 as f32, b.y0 as f32),
+                egui::pos2(b.x1 as f32, b.y1 as f32),
+            );
+            nodes.push((node.role(), text.to_owned(), rect));
+        }
+    }
+    (applied, nodes)
+}
+
+/// Clicks the widget `text` of the last frame's `nodes`; what the next frames applied, and
+/// their nodes.
+fn flow_click(
+    ctx: &egui::Context,
+    flow: &mut SettingsFlow,
+    nodes: &[(egui::Role, String, egui::Rect)],
+    text: &str,
+) -> (Option<Applied>, Vec<(egui::Role, String, egui::Rect)>) {
+    let Some((_, _, rect)) = nodes.iter().find(|(_, t, _)| t == text) else {
+        let texts: Vec<_> = nodes.iter().map(|(_, t, _)| t.as_str()).collect();
+        panic!("no widget {text:?} among {texts:?}");
+    };
+    let pos = rect.center();
+    let press = |pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::default(),
+    };
+    let events = vec![egui::Event::PointerMoved(pos), press(true), press(false)];
+    let (first, _) = flow_frame(ctx, flow, events);
+    let (second, nodes) = flow_frame(ctx, flow, vec![]);
+    (first.or(second), nodes)
+}
+
+/// The car is chosen in one place, the Car & session tab's list (no drop-down beside it):
+/// clicking a car's row, then Apply, saves the car in the settings and loads it in the
+/// background, as the drop-down did.
+#[test]
+fn the_car_is_chosen_in_the_list_and_applied_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SettingsStore::new(dir.path().to_owned());
+    let mut flow = SettingsFlow::new(Settings::default(), Some(store));
+    flow.open(450.0, crate::settings_ui::Tab::Extra(0));
+    let ctx = egui::Context::default();
+    ctx.enable_accesskit();
+    flow_frame(&ctx, &mut flow, vec![]);
+    let (_, nodes) = flow_frame(&ctx, &mut flow, vec![]);
+    let pickers: Vec<_> = nodes
+        .iter()
+        .filter(|(role, _, _)| *role == egui::Role::ComboBox)
+        .map(|(_, text, _)| text.as_str())
+        .collect();
+    assert!(
+        !pickers.contains(&"corvette-c5"),
+        "a car drop-down is still there: {pickers:?}"
+    );
+    let (_, nodes) = flow_click(&ctx, &mut flow, &nodes, "rally-awd");
+    let (applied, _) = flow_click(&ctx, &mut flow, &nodes, "Apply");
+    let applied = applied.expect("applied");
+    assert_eq!(
+        applied.load_session,
+        Some(("rally-awd".to_owned(), "circuit".to_owned()))
+    );
+    assert_eq!(flow.settings.session.vehicle_id, "rally-awd");
+    let saved = SettingsStore::new(dir.path().to_owned()).load();
+    assert_eq!(saved.settings.session.vehicle_id, "rally-awd");
+}
+
 /// The Garage: a changed set-up is saved under its name, becomes the car's in the
 /// settings, and the car restarts in it; an unchanged one restarts nothing.
 #[test]

@@ -5,11 +5,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use gripline_host::drive::{Drive, LoadedDrive};
-use gripline_physics::track::TrackMesh;
 use gripline_render::window_surface::WindowSurface;
-use gripline_render::{Camera, CarModel, GpuContext, SceneRenderer, VehicleVisual};
+use gripline_render::{Camera, GpuContext, SceneRenderer};
 use gripline_sim::realtime::{Command, Interpolator, KeyboardSender, Stamped};
-use gripline_torcs::track::scene_file::TrackScene;
 use winit::window::Window;
 
 use super::egui_layer::EguiLayer;
@@ -17,8 +15,7 @@ use super::ffb_graph::FfbGraph;
 use super::frame_stats::{FrameStats, TickRate, stats_report};
 use super::options::WindowOptions;
 use super::replay_state::ReplayMode;
-use crate::car_model_load::{CarModelLoader, car_look};
-use crate::scene_world::SceneWorld;
+use super::shown::Shown;
 use crate::settings_ui::settings_flow::{self, SettingsFlow};
 
 /// Frames the window draws before `--exit-after` may end it: egui lays a newly opened
@@ -37,80 +34,6 @@ pub(crate) struct ExitReport {
     pub(crate) distance_m: f64,
     /// Simulated time of the newest snapshot (s).
     pub(crate) simulated_s: f64,
-}
-
-/// What the window draws of the car and track being driven.
-pub(crate) struct Shown {
-    /// The track's ground.
-    pub(crate) track_mesh: TrackMesh,
-    /// The imported track's textured scenery, drawn in place of the generated ground (not in
-    /// the replay viewer).
-    pub(crate) track_scene: Option<Arc<TrackScene>>,
-    /// The car's body and wheels (with the model's driver's eye point once it has loaded).
-    pub(crate) visual: VehicleVisual,
-    /// The car's own model, drawn in place of the procedural body (not in the replay viewer).
-    pub(crate) car_model: Option<CarModel>,
-    /// The car's model being loaded after a swap (`window/car_model_arrival.rs`).
-    pub(crate) car_model_loader: Option<CarModelLoader>,
-    /// Figures of the car the dashboard needs.
-    pub(crate) dash: DashFacts,
-}
-
-impl Shown {
-    /// What to draw of `loaded` (`None` on a track with no ground to draw), with the car's
-    /// model loaded now: for the start, before the window opens, so that its first frame
-    /// (and a `--hold-at` screenshot) draws the car as `gripline render` does. A model that
-    /// cannot be loaded is a line on standard error; the procedural body is drawn.
-    pub(crate) fn with_model_now(loaded: &LoadedDrive) -> Option<Self> {
-        let mut shown = Self::without_model(loaded)?;
-        (shown.visual, shown.car_model) = car_look(&loaded.vehicle, &loaded.params);
-        Some(shown)
-    }
-
-    /// What to draw of `loaded`, with the car's model loading on a thread of its own: for a
-    /// car swapped in while driving (the window polls the loader every frame).
-    pub(crate) fn with_model_later(loaded: &LoadedDrive) -> Option<Self> {
-        let mut shown = Self::without_model(loaded)?;
-        match CarModelLoader::spawn(&loaded.vehicle, &shown.visual) {
-            Ok(loader) => shown.car_model_loader = Some(loader),
-            Err(e) => eprintln!("gripline: warning: cannot load the car's model ({e})"),
-        }
-        Some(shown)
-    }
-
-    fn without_model(loaded: &LoadedDrive) -> Option<Self> {
-        let params = &loaded.params;
-        Some(Self {
-            track_mesh: loaded.track_mesh.clone()?,
-            track_scene: loaded.track_scene.clone(),
-            visual: VehicleVisual::from_params(params),
-            car_model: None,
-            car_model_loader: None,
-            dash: DashFacts {
-                redline_rpm: params.powertrain.engine.redline_rpm,
-                limiter_rpm: params.powertrain.engine.limiter_rpm,
-                lock_deg: params.steering.lock_deg,
-            },
-        })
-    }
-
-    /// What the renderer draws of it (the same as `gripline render` draws).
-    pub(crate) fn world(&self) -> SceneWorld<'_> {
-        SceneWorld {
-            track_mesh: &self.track_mesh,
-            track_scene: self.track_scene.as_deref(),
-            visual: &self.visual,
-            car_model: self.car_model.as_ref(),
-        }
-    }
-}
-
-/// Figures of the car the dashboard needs.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct DashFacts {
-    pub(crate) redline_rpm: f64,
-    pub(crate) limiter_rpm: f64,
-    pub(crate) lock_deg: f64,
 }
 
 /// The window (see the module docs): the drive it shows, what it draws, the screens.
@@ -223,10 +146,16 @@ impl App {
         let Some(shown) = Shown::with_model_later(loaded) else {
             return;
         };
-        self.shown = shown;
         if let Some(names) = self.loading.take() {
             self.flow.current = names;
         }
+        // In the replay viewer the new car waits for the viewer to close.
+        if let Some(live) = self.replay.live.as_mut() {
+            *live = shown;
+            self.notify(format!("Now driving {}", loaded.title));
+            return;
+        }
+        self.shown = shown;
         self.rebuild_scene();
         if let Some(r) = self.running.as_mut() {
             r.camera.reset_smoothing();

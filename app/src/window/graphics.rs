@@ -60,6 +60,7 @@ impl App {
         let (settings, tier) =
             render_settings(&gpu, self.options.quality, self.options.msaa_samples);
         self.flow.set_automatic_quality(automatic_quality(&gpu));
+        self.flow.set_preview_gpu(gpu.clone());
         let scene = build_scene(&gpu, surface.scene_format(), &settings, &self.shown.world());
         eprintln!(
             "gripline: car: {}",
@@ -154,13 +155,8 @@ impl App {
         };
         let (settings, _) =
             render_settings(&r.gpu, self.options.quality, self.options.msaa_samples);
-        let mut world = self.shown.world();
-        // The replay viewer draws the replay's track and car: the live track's scenery and
-        // the live car's model stay out.
-        if self.replay.live.is_some() {
-            world.track_scene = None;
-            world.car_model = None;
-        }
+        // In the replay viewer: the replay's track and car (`window/shown.rs`).
+        let world = self.shown.world();
         r.scene = build_scene(&r.gpu, r.surface.scene_format(), &settings, &world);
     }
 }

@@ -7,9 +7,10 @@ use gripline_host::drive::{Drive, DriveRequest};
 use gripline_sim::telemetry_out::TelemetryTargets;
 use winit::event_loop::{ControlFlow, EventLoop};
 
-use super::app_state::{App, ExitReport, Shown};
+use super::app_state::{App, ExitReport};
 use super::options::{self, WindowOptions};
 use super::replay_state::ReplayMode;
+use super::shown::Shown;
 use crate::settings_ui::settings_flow::SettingsFlow;
 
 /// Runs the window as the command line and the saved settings say.

@@ -10,6 +10,8 @@
 //! - `crate::settings_ui::settings_flow`: the settings screen in the window, saved and
 //!   applied without a restart;
 //! - [`frame_stats`]: frame timing of the render thread.
+//! - [`shown`]: what is drawn of the car and track, the live drive's or the replay viewer's,
+//!   each car with its own model where it has one.
 //!
 //! The loop is `ControlFlow::Wait` with a redraw requested after each frame: frames are
 //! paced by the present mode (vsync waits in `present`), and a minimised or occluded window
@@ -33,6 +35,7 @@ pub mod replay_controls;
 mod replay_mode;
 mod replay_state;
 pub mod replay_viewer;
+mod shown;
 mod surface_window;
 
 pub use launch::run_from_args;

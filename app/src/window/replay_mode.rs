@@ -10,9 +10,9 @@ use super::app_state::App;
 use super::replay_controls::{PickerChoice, ViewerAction};
 use gripline_host::recordings::list_replays;
 use gripline_host::replay_timeline::{LoadFailure, TimelineLoader};
-use gripline_render::VehicleVisual;
 
 use super::replay_viewer::ReplayViewer;
+use super::shown::Shown;
 
 impl App {
     /// Opens the replay picker.
@@ -76,13 +76,9 @@ impl App {
             Ok(timeline) => {
                 self.send(Command::Pause);
                 self.keyboard.release_all();
-                self.replay.live = Some((
-                    std::mem::replace(&mut self.shown.track_mesh, timeline.track.clone()),
-                    std::mem::replace(
-                        &mut self.shown.visual,
-                        VehicleVisual::from_params(&timeline.params),
-                    ),
-                ));
+                // The recorded car, drawn as the live one is: its model once loaded.
+                let replayed = Shown::of_replay(&timeline);
+                self.replay.live = Some(std::mem::replace(&mut self.shown, replayed));
                 self.rebuild_scene();
                 if let Some(r) = self.running.as_mut() {
                     r.camera.reset_smoothing();
@@ -120,9 +116,8 @@ impl App {
         if self.replay.viewer.take().is_none() {
             return;
         }
-        if let Some((track, visual)) = self.replay.live.take() {
-            self.shown.track_mesh = track;
-            self.shown.visual = visual;
+        if let Some(live) = self.replay.live.take() {
+            self.shown = live;
             self.rebuild_scene();
         }
         if let Some(r) = self.running.as_mut() {

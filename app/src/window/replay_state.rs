@@ -3,12 +3,10 @@
 
 use std::path::PathBuf;
 
-use gripline_physics::track::TrackMesh;
-use gripline_render::VehicleVisual;
-
 use gripline_host::replay_timeline::TimelineLoader;
 
 use super::replay_viewer::ReplayViewer;
+use super::shown::Shown;
 
 /// The replay picker and viewer, and the live car and track kept while the viewer shows the
 /// replay's.
@@ -22,6 +20,7 @@ pub(crate) struct ReplayMode {
     pub(crate) picker: Option<Vec<PathBuf>>,
     /// A replay that differs from this build or its files, waiting for "play anyway".
     pub(crate) differs: Option<(PathBuf, Vec<String>)>,
-    /// The live track and car while the viewer shows the replay's.
-    pub(crate) live: Option<(TrackMesh, VehicleVisual)>,
+    /// What the live drive draws (its track and car, with the car's model or its loader),
+    /// kept while the viewer shows the replay's.
+    pub(crate) live: Option<Shown>,
 }

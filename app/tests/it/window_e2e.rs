@@ -178,6 +178,64 @@ fn autopilot_drives_for_five_seconds_and_the_screenshot_shows_the_scene() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The replay viewer draws the recorded car's own model, as the live drive does: a drive of
+/// TORCS's Peugeot 406 recorded by the window, then watched in a window that drives the
+/// shipped Corvette (no model): after "watching", the window says it draws `p406.acc`.
+#[test]
+fn the_replay_viewer_draws_an_imported_cars_model() {
+    const P406: &str = "/usr/share/games/torcs/cars/p406/p406.acc";
+    if !std::path::Path::new(P406).is_file() {
+        println!("skipped: {P406} is absent (install Debian's torcs-data)");
+        return;
+    }
+    let xvfb = Xvfb::start(1280, 720);
+    let dir = scratch_dir("replay-model");
+    let recorded = window_command(&xvfb, &dir)
+        .args([
+            "--vehicle",
+            "torcs:p406",
+            "--track",
+            "circuit",
+            "--autopilot",
+        ])
+        .args(["--size", "480x270", "--exit-after", "2"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&recorded.stderr);
+    assert!(recorded.status.success(), "stderr:\n{stderr}");
+    let recent = dir.join("config/gripline/replays/recent");
+    let replays: Vec<PathBuf> = std::fs::read_dir(&recent)
+        .unwrap_or_else(|e| panic!("{}: {e}\nstderr:\n{stderr}", recent.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(replays.len(), 1, "{replays:?}");
+
+    let viewer = window_command(&xvfb, &dir)
+        .args(["--vehicle", "corvette-c5", "--track", "circuit"])
+        .arg("--replay")
+        .arg(&replays[0])
+        .args(["--size", "480x270", "--exit-after", "3"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&viewer.stderr);
+    assert!(viewer.status.success(), "stderr:\n{stderr}");
+    assert!(!stderr.contains("panicked"), "stderr:\n{stderr}");
+    let (live, watched) = stderr
+        .split_once("gripline: replay: watching p406")
+        .unwrap_or_else(|| panic!("the replay was not watched\nstderr:\n{stderr}"));
+    assert!(
+        live.contains("gripline: car: procedural body"),
+        "stderr:\n{stderr}"
+    );
+    assert!(
+        watched
+            .lines()
+            .any(|l| l.starts_with("gripline: car: car model") && l.contains("p406.acc")),
+        "the viewer did not draw the p406's model\nstderr:\n{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_bad_vehicle_name_is_a_clear_error_without_a_window() {
     let output = Command::new(env!("CARGO_BIN_EXE_gripline"))
