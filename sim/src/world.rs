@@ -4,7 +4,7 @@
 use anyhow::{Context, Result, bail};
 use glam::{DVec2, DVec3};
 use gripline_formats::track_file::LoadedTrack;
-use gripline_physics::ground::{FlatGround, Ground, GroundHit, RayHint, Solids, Walls};
+use gripline_physics::ground::{FlatGround, Ground, GroundHit, RayHint, SoleFace, Solids, Walls};
 use gripline_physics::track::ReferenceGeometry;
 use gripline_torcs::track::load::{load_any_track, resolve_any_track};
 
@@ -152,6 +152,14 @@ impl Ground for World {
             World::Track(t) => t
                 .mesh
                 .ray_cast_face_hinted(origin, direction, max_distance, hint),
+        }
+    }
+
+    #[inline]
+    fn sole_face(&self, hint: RayHint) -> Option<SoleFace> {
+        match self {
+            World::Flat(_) => None,
+            World::Track(t) => t.mesh.sole_face(hint),
         }
     }
 

@@ -26,6 +26,7 @@ use super::query::{Ground, GroundHit};
 use super::ray_triangle::ray_triangle_toi;
 use super::smooth_normals::{corner_normals, interpolate};
 use super::sole_column::SoleColumns;
+use super::sole_face::SoleFace;
 use super::surface::Surface;
 
 /// Why a [`TriangleMesh`] could not be built.
@@ -287,20 +288,17 @@ impl TriangleMesh {
             return None;
         }
         let end = origin + direction * max_distance;
-        let candidates = hint
-            .triangle()
-            .and_then(|t| self.neighbourhoods.candidates(t, origin, end));
         // The shortest path: a segment inside a sole triangle's column can meet only it
         // (see `sole_column`), so the row's answer is this one test's.
-        if candidates.is_some()
-            && let Some(t) = hint.triangle()
-            && self.sole.holds(t, origin, end)
-        {
+        if let Some(t) = self.sole_triangle(*hint, origin, end) {
             let tri = self.shape.triangle(u32::try_from(t).ok()?);
             let toi = ray_triangle_toi([tri.a, tri.b, tri.c], origin, direction, max_distance)
                 .filter(|&toi| toi < max_distance)?;
             return self.hit_on(t, origin + direction * toi, toi, normal);
         }
+        let candidates = hint
+            .triangle()
+            .and_then(|t| self.neighbourhoods.candidates(t, origin, end));
         let Some((candidates, mins, maxs)) = candidates else {
             let found = self.ray_cast_triangle(origin, direction, max_distance);
             // A miss (a body probe above the ground) remembers the triangle straight below
@@ -342,6 +340,14 @@ impl TriangleMesh {
         }
         hint.remember(index);
         self.hit_on(index, origin + direction * distance, distance, normal)
+    }
+
+    /// The triangle `hint` remembers when it is the only one the segment from `a` to `b` can
+    /// meet: the segment lies inside its cover box and inside its sole area.
+    #[inline]
+    fn sole_triangle(&self, hint: RayHint, a: DVec3, b: DVec3) -> Option<usize> {
+        let t = hint.triangle()?;
+        (self.neighbourhoods.covers(t, a, b) && self.sole.holds(t, a, b)).then_some(t)
     }
 
     /// The hit on triangle `index` at `point`, `distance` along the ray, with the normal
@@ -414,6 +420,18 @@ impl Ground for TriangleMesh {
     ) -> Option<GroundHit> {
         self.ray_cast_hinted_with(origin, direction, max_distance, hint, HitNormal::Face)
             .map(|(_, hit)| hit)
+    }
+
+    /// The hinted triangle's plane, where it is alone in its column ([`super::sole_column`]).
+    fn sole_face(&self, hint: RayHint) -> Option<SoleFace> {
+        let t = hint.triangle()?;
+        Some(SoleFace::new(
+            self.shape.triangle(u32::try_from(t).ok()?).a,
+            *self.normals.get(t)?,
+            *self.surfaces.get(t)?,
+            self.neighbourhoods.cover_box(t)?,
+            *self.sole.area(t)?,
+        ))
     }
 }
 

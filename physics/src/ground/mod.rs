@@ -11,12 +11,14 @@
 //! ([`solids`]).
 
 pub mod flat;
+pub mod hit;
 pub mod mesh;
 pub mod neighbourhood;
 pub mod query;
 mod ray_triangle;
 pub mod smooth_normals;
 pub mod sole_column;
+pub mod sole_face;
 pub mod solids;
 pub mod surface;
 pub mod walls;
@@ -25,6 +27,7 @@ pub use flat::FlatGround;
 pub use mesh::{MeshError, TriangleMesh};
 pub use neighbourhood::RayHint;
 pub use query::{Ground, GroundHit};
+pub use sole_face::SoleFace;
 pub use solids::{SolidEdge, SolidTriangle, Solids};
 pub use surface::{Surface, SurfaceProperties};
 pub use walls::{WallHit, WallRun, WallSegment, Walls};

@@ -62,6 +62,22 @@ impl RayHint {
     }
 }
 
+/// A triangle's cover box (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CoverBox {
+    min: DVec3,
+    max: DVec3,
+}
+
+impl CoverBox {
+    /// Whether the segment from `a` to `b` lies inside (both ends do: the box is convex).
+    #[inline]
+    pub(crate) fn holds(&self, a: DVec3, b: DVec3) -> bool {
+        let (lo, hi) = (self.min, self.max);
+        a.cmpge(lo).all() && a.cmple(hi).all() && b.cmpge(lo).all() && b.cmple(hi).all()
+    }
+}
+
 /// Every triangle's cover box and the triangles that may be hit inside it (compressed rows).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Neighbourhoods {
@@ -122,6 +138,23 @@ impl Neighbourhoods {
         n
     }
 
+    /// Whether the ray segment from `a` to `b` lies inside `triangle`'s cover box (`false`
+    /// for an index out of range).
+    #[inline]
+    pub(crate) fn covers(&self, triangle: usize, a: DVec3, b: DVec3) -> bool {
+        self.cover_box(triangle)
+            .is_some_and(|cover| cover.holds(a, b))
+    }
+
+    /// `triangle`'s cover box (`None` for an index out of range).
+    #[inline]
+    pub(crate) fn cover_box(&self, triangle: usize) -> Option<CoverBox> {
+        Some(CoverBox {
+            min: *self.cover_min.get(triangle)?,
+            max: *self.cover_max.get(triangle)?,
+        })
+    }
+
     /// The triangles to test for a ray segment from `a` to `b` near `triangle`, with their
     /// bounding boxes `(triangles, mins, maxs)`, or `None` when the segment leaves that
     /// triangle's cover box (then only the BVH is exact). The lists are empty when the
@@ -132,13 +165,7 @@ impl Neighbourhoods {
         a: DVec3,
         b: DVec3,
     ) -> Option<(&[u32], &[DVec3], &[DVec3])> {
-        let (lo, hi) = (
-            *self.cover_min.get(triangle)?,
-            *self.cover_max.get(triangle)?,
-        );
-        let inside =
-            a.cmpge(lo).all() && a.cmple(hi).all() && b.cmpge(lo).all() && b.cmple(hi).all();
-        if !inside {
+        if !self.covers(triangle, a, b) {
             return None;
         }
         if a.z.min(b.z) > *self.top.get(triangle)? {

@@ -3,23 +3,11 @@
 
 use glam::DVec3;
 
+pub use super::hit::GroundHit;
 use super::neighbourhood::RayHint;
+use super::sole_face::SoleFace;
 use super::solids::Solids;
-use super::surface::Surface;
 use super::walls::Walls;
-
-/// Where a ray met the ground.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GroundHit {
-    /// The point hit, in the world frame (m).
-    pub point: DVec3,
-    /// Unit normal of the ground at that point, pointing up out of the ground.
-    pub normal: DVec3,
-    /// Distance from the ray's origin along its (unit) direction (m).
-    pub distance: f64,
-    /// The surface hit.
-    pub surface: Surface,
-}
 
 /// Anything a wheel can stand on. World frame: right-handed, z up.
 pub trait Ground {
@@ -53,6 +41,17 @@ pub trait Ground {
         hint: &mut RayHint,
     ) -> Option<GroundHit> {
         self.ray_cast_hinted(origin, direction, max_distance, hint)
+    }
+
+    /// The face `hint` remembers (the one a query through it last met) when it is alone in
+    /// its column: for a ray segment [`SoleFace::holds`], where the ray crosses the face's
+    /// plane ([`SoleFace::hit`]) is [`Ground::ray_cast_face_hinted`]'s answer, up to rounding;
+    /// where it does not cross, ask that query. `None` when this is not known. For probes
+    /// beside a ray just cast (the tyre's patch probes beside its centre ray). The default
+    /// knows nothing.
+    fn sole_face(&self, hint: RayHint) -> Option<SoleFace> {
+        let _ = hint;
+        None
     }
 
     /// The walls and barriers the car body collides with, if there are any. The default has

@@ -26,11 +26,27 @@ use glam::{DVec2, DVec3};
 /// the shortest path.
 pub const SOLE_MARGIN_M: f64 = 1e-3;
 
-/// Each triangle's sole area (see the module docs), as three inward edge lines `(n, c)`:
-/// a point `p` lies inside when `n . p >= c` for all three.
+/// Each triangle's sole area (see the module docs), `None` for a triangle that is not sole.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SoleColumns {
-    lines: Vec<Option<[(DVec2, f64); 3]>>,
+    lines: Vec<Option<SoleArea>>,
+}
+
+/// A triangle's sole area as three inward edge lines `(n, c)`: a point `p` lies inside when
+/// `n . p >= c` for all three.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct SoleArea {
+    lines: [(DVec2, f64); 3],
+}
+
+impl SoleArea {
+    /// Whether the horizontal projections of `a` and `b` both lie inside.
+    #[inline]
+    pub(crate) fn holds(&self, a: DVec3, b: DVec3) -> bool {
+        self.lines
+            .iter()
+            .all(|&(n, c)| n.dot(a.truncate()) >= c && n.dot(b.truncate()) >= c)
+    }
 }
 
 /// The three inward unit normals and offsets of a triangle's projected edges, moved inwards
@@ -97,7 +113,7 @@ impl SoleColumns {
                     .iter()
                     .filter(|&&u| u as usize != t)
                     .all(|&u| separated(&lines, own, flat(u as usize)))
-                    .then_some(lines)
+                    .then_some(SoleArea { lines })
             })
             .collect();
         Self { lines }
@@ -106,14 +122,12 @@ impl SoleColumns {
     /// Whether the horizontal projections of `a` and `b` both lie in triangle `t`'s sole
     /// area (`false` for a triangle that is not sole).
     pub(crate) fn holds(&self, t: usize, a: DVec3, b: DVec3) -> bool {
-        self.lines
-            .get(t)
-            .and_then(Option::as_ref)
-            .is_some_and(|lines| {
-                lines
-                    .iter()
-                    .all(|&(n, c)| n.dot(a.truncate()) >= c && n.dot(b.truncate()) >= c)
-            })
+        self.area(t).is_some_and(|area| area.holds(a, b))
+    }
+
+    /// Triangle `t`'s sole area, `None` for a triangle that is not sole.
+    pub(crate) fn area(&self, t: usize) -> Option<&SoleArea> {
+        self.lines.get(t).and_then(Option::as_ref)
     }
 
     /// Number of sole triangles.

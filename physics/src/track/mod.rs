@@ -48,7 +48,7 @@ mod tests;
 
 use glam::DVec3;
 
-use crate::ground::{Ground, GroundHit, MeshError, RayHint, Solids, TriangleMesh, Walls};
+use crate::ground::{Ground, GroundHit, MeshError, RayHint, SoleFace, Solids, TriangleMesh, Walls};
 use crate::validate::Violations;
 
 pub use barrier::Barrier;
@@ -213,6 +213,12 @@ impl Ground for TrackMesh {
         self.ground
             .ray_cast_face_hinted(origin, direction, max_distance, hint)
             .or_else(|| self.outer_hit(origin, direction, max_distance))
+    }
+
+    /// The generated ground's: where its face's plane meets a ray, the generated ground
+    /// answers and the outer ground is not asked.
+    fn sole_face(&self, hint: RayHint) -> Option<SoleFace> {
+        self.ground.sole_face(hint)
     }
 
     fn walls(&self) -> Option<&Walls> {

@@ -14,7 +14,9 @@
 //! own, from the hardpoint moved by the probe's offset (one [`RayHint`] each, kept between
 //! ticks). A fifth ray under the centre gives the reference plane (its hit and smooth normal)
 //! against which the four are measured, the surface under the wheel, and whether there is
-//! ground at all.
+//! ground at all. Where the face the centre ray met is the only face a probe's ray can meet
+//! ([`Ground::sole_face`]: on a road, nearly always), the probe meets that face's plane
+//! instead of casting its ray: the same point up to rounding, at a fraction of the cost.
 //!
 //! The plane is described relative to the centre's: `lift`, the mean of the probes' heights
 //! above the centre's tangent plane, and `normal`, the chords' normal. On a plane (flat ground,
@@ -128,6 +130,7 @@ pub fn probe(
     let across = orientation.mul_vec3(DVec3::Y) * patch.half_width_m;
     let offsets = [along, -along, across, -across];
     let axis_cosine = axis.dot(n0);
+    let centre_face = ground.sole_face(*centre_hint);
     let mut points = [DVec3::ZERO; 4];
     let mut heights = [0.0; 4];
     for (k, (offset, hint)) in offsets.into_iter().zip(probe_hints).enumerate() {
@@ -139,9 +142,18 @@ pub fn probe(
         };
         // Only the point and whether the face could be stood on count here: the face's own
         // normal serves (`ray_cast_face_hinted` skips blending the mesh's corner normals).
-        let found = ground
-            .ray_cast_face_hinted(origin, axis, reach, hint)
-            .filter(|hit| -axis.dot(hit.normal) >= min_cosine);
+        // Where the centre's face is alone under this probe's whole ray, its plane answers.
+        let on_centre_face = centre_face
+            .filter(|face| face.holds(origin, origin + axis * reach))
+            .and_then(|face| face.hit(origin, axis, reach));
+        let found = match on_centre_face {
+            Some(hit) => {
+                *hint = *centre_hint;
+                Some(hit)
+            }
+            None => ground.ray_cast_face_hinted(origin, axis, reach, hint),
+        }
+        .filter(|hit| -axis.dot(hit.normal) >= min_cosine);
         let (point, height) = match found {
             Some(hit) => {
                 let h = (hit.point - p0).dot(n0);

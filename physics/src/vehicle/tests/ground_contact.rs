@@ -295,3 +295,115 @@ fn a_raised_kerb_is_felt_in_the_wheel_load_and_the_column() {
         assert_eq!(on_kerb[i], on_flat[i], "tick {i}");
     }
 }
+
+/// A ground that answers every ray through `mesh`'s full query, knowing no sole faces, and
+/// counts its face queries.
+struct FullQueries<'a> {
+    mesh: &'a TriangleMesh,
+    sole_faces: bool,
+    face_queries: std::cell::Cell<usize>,
+}
+
+impl Ground for FullQueries<'_> {
+    fn ray_cast(&self, origin: DVec3, direction: DVec3, max_distance: f64) -> Option<GroundHit> {
+        self.mesh.ray_cast(origin, direction, max_distance)
+    }
+
+    fn ray_cast_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        self.mesh
+            .ray_cast_hinted(origin, direction, max_distance, hint)
+    }
+
+    fn ray_cast_face_hinted(
+        &self,
+        origin: DVec3,
+        direction: DVec3,
+        max_distance: f64,
+        hint: &mut RayHint,
+    ) -> Option<GroundHit> {
+        self.face_queries.set(self.face_queries.get() + 1);
+        self.mesh
+            .ray_cast_face_hinted(origin, direction, max_distance, hint)
+    }
+
+    fn sole_face(&self, hint: RayHint) -> Option<crate::ground::SoleFace> {
+        if self.sole_faces {
+            self.mesh.sole_face(hint)
+        } else {
+            None
+        }
+    }
+}
+
+/// The patch probes meeting the centre face's plane ([`Ground::sole_face`]) give the patch
+/// the full queries give, to rounding (1e-12 m, 1e-12 in the normal), over a wander of a
+/// wheel across folded ground (4 m triangles, folds of 2-5 degrees, where the smooth normal
+/// under the centre differs from the faces', so the probes' heights are not zero), while
+/// most probes take that path.
+#[test]
+fn probes_on_the_centre_face_give_the_patch_the_full_queries_give() {
+    let xs: Vec<f64> = (0..=12).map(|i| -24.0 + 4.0 * f64::from(i)).collect();
+    let zs: Vec<f64> = (0..=12).map(|i| 0.3 * (0.7 * f64::from(i)).sin()).collect();
+    let ys: Vec<f64> = (0..=5).map(|j| -5.0 + 2.0 * f64::from(j)).collect();
+    let mesh = strips(&xs, &zs, &ys, |i, j| 0.05 * ((i * 7 + j * 3) % 5) as f64);
+    let [with, without] = [true, false].map(|sole_faces| FullQueries {
+        mesh: &mesh,
+        sole_faces,
+        face_queries: std::cell::Cell::new(0),
+    });
+    let patch = TyrePatch::of(0.33, 0.015);
+    let (mut hints_with, mut hints_without) =
+        ([RayHint::default(); PROBES], [RayHint::default(); PROBES]);
+    let mut worst = (0.0_f64, 0.0_f64);
+    let mut lifted = 0;
+    let steps: u32 = 1500;
+    for k in 0..steps {
+        let s = f64::from(k);
+        let q = DQuat::from_euler(
+            glam::EulerRot::XYZ,
+            0.02 * (0.01 * s).sin(),
+            -0.03,
+            0.2 * (0.003 * s).sin(),
+        );
+        let axis = q.mul_vec3(-DVec3::Z);
+        let x = -20.0 + 0.025 * s;
+        let hardpoint = DVec3::new(x, 3.0 * (0.002 * s).sin(), 1.0);
+        let wheel = (hardpoint, axis, q);
+        let fast =
+            crate::vehicle::tyre_envelope::probe(&with, wheel, 1.5, patch, 0.3, &mut hints_with)
+                .expect("ground below");
+        let full = crate::vehicle::tyre_envelope::probe(
+            &without,
+            wheel,
+            1.5,
+            patch,
+            0.3,
+            &mut hints_without,
+        )
+        .expect("ground below");
+        assert_eq!(fast.centre, full.centre);
+        worst.0 = worst.0.max((fast.lift_m - full.lift_m).abs());
+        worst.1 = worst.1.max((fast.normal - full.normal).length());
+        assert!(fast.lift_m.is_finite() && fast.normal.is_finite());
+        if full.lift_m != 0.0 {
+            lifted += 1;
+        }
+    }
+    assert!(worst.0 < 1e-12 && worst.1 < 1e-12, "{worst:?}");
+    // The probes see the folds and the smooth normal's tilt ...
+    assert!(lifted * 2 > steps, "{lifted} of {steps} patches off the centre's plane");
+    let (fast_queries, full_queries) = (with.face_queries.get(), without.face_queries.get());
+    assert_eq!(full_queries, 4 * steps as usize);
+    // ... and most probes meet the centre's plane: a probe leaves the centre's face only
+    // within its reach (0.1 m) of an edge.
+    assert!(
+        fast_queries * 4 < full_queries,
+        "{fast_queries} of {full_queries}"
+    );
+}
