@@ -13,6 +13,7 @@ use gripline_physics::vehicle::params::{
 
 use super::aids::aids_for_tyres;
 use super::figures::{BRAKE_SECTIONS, Figures, SUSPENSION_SECTIONS, WHEEL_SECTIONS};
+use super::launch_band::launch_full_rpm;
 use super::powertrain::powertrain;
 use super::tyre::tyre_of_corner;
 use crate::error::TorcsError;
@@ -192,6 +193,7 @@ pub fn convert(f: &Figures, name: &str) -> Result<ConvertedCar, TorcsError> {
         tyre_of_corner(f, 2, weight0[2], &mut warnings)?,
     ];
     params.aids = aids_for_tyres(&params.aids, &tyres, &params.powertrain.drivetrain);
+    params.powertrain.gearbox.auto_clutch.launch_full_rpm = launch_full_rpm(&params, &tyres);
     Ok(ConvertedCar {
         params,
         tyres,

@@ -7,7 +7,8 @@
 //! - [`figures`]: numbers read with TORCS's defaults.
 //! - [`convert`]: chassis, body, axles, suspension, steering, brakes and aero;
 //!   [`powertrain`]: engine, gearbox and differentials; [`tyre`]: the tyres; [`aids`]: ABS
-//!   and traction control tuned to the tyres.
+//!   and traction control tuned to the tyres; [`launch_band`]: the automatic clutch's launch
+//!   band fitted to the tyres' grip.
 //! - [`load`]: [`load::load_torcs_car`] loads a car file into a
 //!   [`LoadedVehicle`](gripline_formats::vehicle_file::LoadedVehicle);
 //!   [`load::load_any_vehicle`] takes any vehicle a drive names (`torcs:NAME` included).
@@ -18,6 +19,7 @@ pub mod aids;
 pub mod convert;
 pub mod discover;
 pub mod figures;
+pub mod launch_band;
 pub mod load;
 pub mod merge;
 pub mod powertrain;
