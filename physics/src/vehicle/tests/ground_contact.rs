@@ -397,7 +397,10 @@ fn probes_on_the_centre_face_give_the_patch_the_full_queries_give() {
     }
     assert!(worst.0 < 1e-12 && worst.1 < 1e-12, "{worst:?}");
     // The probes see the folds and the smooth normal's tilt ...
-    assert!(lifted * 2 > steps, "{lifted} of {steps} patches off the centre's plane");
+    assert!(
+        lifted * 2 > steps,
+        "{lifted} of {steps} patches off the centre's plane"
+    );
     let (fast_queries, full_queries) = (with.face_queries.get(), without.face_queries.get());
     assert_eq!(full_queries, 4 * steps as usize);
     // ... and most probes meet the centre's plane: a probe leaves the centre's face only
