@@ -431,16 +431,6 @@ impl Xml {
     }
 }
 
-/// Cars whose launch lies outside 15 % of the estimate, an open problem (full check only;
-/// printed, not asserted), for reasons of Gripline's launch procedure, not of the import's
-/// figures (measured: docs/validation.md):
-/// - `car1-trb3` (4.91 s against 4.25 s, +15.3 %): the automatic starts in first gear and
-///   shifts at 17 m/s (about 0.6 s of reduced drive: second gear engages with the engine at
-///   6100 rpm, the rear wheels spin past their peak, traction control cuts the throttle for
-///   0.3 s), where the estimate starts in second, tied with first at standstill.
-///   (The shift is the automatic's rule: first gear below walking pace.)
-const LAUNCH_OPEN: [&str; 1] = ["car1-trb3"];
-
 /// One headless scenario run of `car`; its summary's metrics.
 fn run(car: &str, scenario: &str, track: Option<&str>, duration: Option<f64>) -> serde_json::Value {
     let summary = headless::run(&HeadlessOptions {
@@ -469,14 +459,12 @@ fn torcs_cars_launch_within_15_percent_of_a_point_mass_estimate() {
         let model = m["t_0_100kmh_s"].as_f64().unwrap_or(f64::NAN);
         let estimate = Xml::of(car).zero_to_100();
         let diff = model / estimate - 1.0;
-        let open = LAUNCH_OPEN.contains(&car.name.as_str());
         println!(
-            "| {} | {model:.2} | {estimate:.2} | {:+.1} %{} |",
+            "| {} | {model:.2} | {estimate:.2} | {:+.1} % |",
             car.name,
             100.0 * diff,
-            if open { " (open)" } else { "" }
         );
-        if (diff.is_nan() || diff.abs() > 0.15) && !open {
+        if diff.is_nan() || diff.abs() > 0.15 {
             failures.push(format!(
                 "{}: {model:.2} s against {estimate:.2} s",
                 car.name

@@ -13,8 +13,9 @@
 //! peaks. Below the peak the curve is flat (Pacejka's curve gives 97-99 % of the peak force
 //! there), and the margin is what the aid's rate-limited cut needs not to overshoot into the
 //! falling side of the curve. Measured on the 17 cars of Debian's `torcs-data`
-//! (`docs/validation.md`): at 80 % the launches are within 15 % of their point-mass estimates
-//! but one; at 100 % `car1-ow1` overshoots its peak (0.21) and takes 4.0 s against 3.8 s.
+//! (`docs/validation.md`, before traction control's quicker recovery): at 80 % the launches
+//! were within 15 % of their point-mass estimates but one; at 100 % `car1-ow1` overshot its
+//! peak (0.21) and took 4.0 s against 3.8 s.
 //!
 //! ABS keeps Gripline's default (0.12): braking at 80 % of the peak slip leaves a wheel
 //! little side force, and the driver model, braking into corners, then ran `baja-bug` off

@@ -14,7 +14,8 @@
 //! (each tyre's force at its peak slip with TORCS's load factor), or at the engine's
 //! peak-torque speed where it never does, capped at 95 % of the limiter. Measured on the 17
 //! cars of Debian's `torcs-data` (`docs/validation.md`): only `car1-trb3` (to 5393 rpm) and
-//! `p406` (to 6175 rpm) change; 0-100 km/h 5.04 to 4.91 s and 9.29 to 8.83 s.
+//! `p406` (to 6175 rpm) change; 0-100 km/h 5.04 to 4.91 s and 9.29 to 8.83 s (before
+//! traction control's quicker recovery).
 
 use gripline_physics::powertrain::clutch::smoothstep;
 use gripline_physics::powertrain::differential::Drivetrain;
