@@ -19,6 +19,8 @@ mod ray_triangle;
 pub mod smooth_normals;
 pub mod sole_column;
 pub mod sole_face;
+#[cfg(test)]
+mod sole_face_tests;
 pub mod solids;
 pub mod surface;
 pub mod walls;
