@@ -67,12 +67,27 @@ fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Car, track, gearbox mode and aids.
+/// What is being driven, in words, where it is not the saved car and track (a `--vehicle` or
+/// `--track` given on the command line): a change here keeps what it does not change.
+fn driving_line((car, track): &(String, String), session: &SessionSettings) -> Option<String> {
+    let differs = (!car.is_empty() && *car != session.vehicle_id)
+        || (!track.is_empty() && *track != session.track_id);
+    differs.then(|| {
+        format!(
+            "Driving now: {car} on {track} (from the command line). The saved choice is below; \
+             a new car keeps this track, a new track this car."
+        )
+    })
+}
+
+/// Car, track, gearbox mode and aids; `driving` is the car and track being driven (empty
+/// before a drive), named when the command line chose other than the saved ones.
 pub fn session_tab(
     ui: &mut Ui,
     session: &mut SessionSettings,
     cars: &mut super::car_list::CarList,
     tracks: &[String],
+    driving: &(String, String),
 ) {
     ui.heading("Car and track");
     ui.label(
@@ -81,6 +96,9 @@ pub fn session_tab(
         )
         .weak(),
     );
+    if let Some(line) = driving_line(driving, session) {
+        ui.label(line);
+    }
     ui.add_space(6.0);
     // The car is chosen in its list, the one place (the preview shows the chosen one).
     super::car_list::car_list(ui, &mut session.vehicle_id, cars);
@@ -247,6 +265,22 @@ pub fn graphics_tab(ui: &mut Ui, graphics: &mut GraphicsSettings, automatic: Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The saved car and track being driven say nothing; a command line's other car or
+    /// track is named, and before a drive nothing is.
+    #[test]
+    fn the_tab_names_a_drive_the_command_line_chose() {
+        let saved = SessionSettings::default();
+        let same = (saved.vehicle_id.clone(), saved.track_id.clone());
+        assert_eq!(driving_line(&same, &saved), None);
+        assert_eq!(driving_line(&(String::new(), String::new()), &saved), None);
+        let other = ("torcs:p406".to_owned(), saved.track_id.clone());
+        let line = driving_line(&other, &saved).expect("named");
+        assert!(
+            line.contains("torcs:p406") && line.contains(&saved.track_id),
+            "{line}"
+        );
+    }
 
     #[test]
     fn shipped_vehicles_and_tracks_are_listed() {

@@ -176,8 +176,9 @@ impl SettingsFlow {
         } = open;
         let cars = &mut self.cars;
         let tracks = &self.tracks;
+        let driving = &self.current;
         let mut session = |ui: &mut egui::Ui| {
-            session_tabs::session_tab(ui, &mut draft.session, cars, tracks);
+            session_tabs::session_tab(ui, &mut draft.session, cars, tracks, driving);
         };
         // The graphics tab edits a copy so the two closures do not both borrow `draft`.
         let mut graphics = draft.graphics.clone();
@@ -421,9 +422,25 @@ impl SettingsFlow {
             Command::SetGearboxMode(now.session.gearbox_mode),
         ];
         commands.push(Command::SetAids(aids_for(aids_of_car, now.session.aids)));
-        let load_session = (previous.session.vehicle_id != now.session.vehicle_id
-            || previous.session.track_id != now.session.track_id)
-            .then(|| (now.session.vehicle_id.clone(), now.session.track_id.clone()))
+        let car_changed = previous.session.vehicle_id != now.session.vehicle_id;
+        let track_changed = previous.session.track_id != now.session.track_id;
+        let load_session = (car_changed || track_changed)
+            .then(|| {
+                // What the draft changed, over what is being driven: a car or track given on
+                // the command line is not the saved one, and a new track keeps it.
+                let (car, track) = &self.current;
+                let pick = |changed: bool, driven: &String, chosen: &String| {
+                    if changed || driven.is_empty() {
+                        chosen.clone()
+                    } else {
+                        driven.clone()
+                    }
+                };
+                (
+                    pick(car_changed, car, &now.session.vehicle_id),
+                    pick(track_changed, track, &now.session.track_id),
+                )
+            })
             // New weather: the car restarts in it (tyres at the new air temperature).
             .or_else(|| {
                 (previous.session.environment != now.session.environment

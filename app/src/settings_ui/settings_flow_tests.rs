@@ -39,6 +39,30 @@ fn every_backend_the_screen_offers_is_one_the_routing_understands() {
     }
 }
 
+/// Driving a car and track given on the command line (not the saved ones), a new track
+/// keeps the car being driven and a new car the track being driven: before, a new track
+/// brought back the saved car.
+#[test]
+fn a_change_keeps_what_the_command_line_chose_that_it_does_not_change() {
+    let mut flow = SettingsFlow::new(Settings::default(), None);
+    flow.current = ("torcs:p406".to_owned(), "torcs:forza".to_owned());
+    let mut next = Settings::default();
+    next.session.track_id = "proving-ground".to_owned();
+    let applied = flow.apply(next, &AidParams::default());
+    assert_eq!(
+        applied.load_session,
+        Some(("torcs:p406".to_owned(), "proving-ground".to_owned()))
+    );
+    flow.current = ("torcs:p406".to_owned(), "torcs:forza".to_owned());
+    let mut next = flow.settings.clone();
+    next.session.vehicle_id = "rally-awd".to_owned();
+    let applied = flow.apply(next, &AidParams::default());
+    assert_eq!(
+        applied.load_session,
+        Some(("rally-awd".to_owned(), "torcs:forza".to_owned()))
+    );
+}
+
 #[test]
 fn applying_saves_and_sends_the_commands() {
     let dir = std::env::temp_dir().join(format!("gripline-flow-{}", std::process::id()));
