@@ -41,11 +41,12 @@ pub fn aids_for_tyres(
     drivetrain: &Drivetrain,
 ) -> AidParams {
     let [front, rear] = tyres.each_ref().map(|t| t.longitudinal.peak_slip());
-    let driven = match drivetrain {
-        Drivetrain::Fwd { .. } => front,
-        Drivetrain::Rwd { .. } => rear,
-        Drivetrain::Awd { .. } => front.min(rear),
-    };
+    // The axles' first wheels: 0 front left, 2 rear left ([`Drivetrain::driven`]).
+    let driven = [(0, front), (2, rear)]
+        .into_iter()
+        .filter(|&(wheel, _)| drivetrain.driven(wheel))
+        .map(|(_, slip)| slip)
+        .fold(f64::INFINITY, f64::min);
     AidParams {
         tc_slip_threshold: (THRESHOLD_OF_PEAK * driven).clamp(MIN_THRESHOLD, MAX_TC_THRESHOLD),
         ..defaults.clone()

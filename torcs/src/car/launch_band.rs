@@ -18,7 +18,6 @@
 //! traction control's quicker recovery).
 
 use gripline_physics::powertrain::clutch::smoothstep;
-use gripline_physics::powertrain::differential::Drivetrain;
 use gripline_physics::tire::load_sensitivity::load_factor;
 use gripline_physics::tire::simplified_pacejka::SimplifiedPacejka;
 use gripline_physics::vehicle::VehicleParams;
@@ -42,18 +41,28 @@ pub fn launch_full_rpm(params: &VehicleParams, tyres: &[SimplifiedPacejka; 2]) -
     let weight = GRAVITY * params.chassis.mass_kg;
     let front = weight * params.chassis.front_weight_fraction;
     let rear = weight - front;
-    let (grip_n, radius_m) = match params.powertrain.drivetrain {
-        Drivetrain::Fwd { .. } => (axle_grip(&tyres[0], front), params.front.wheel.radius_m),
-        Drivetrain::Rwd { .. } => (axle_grip(&tyres[1], rear), params.rear.wheel.radius_m),
-        Drivetrain::Awd { .. } => (
-            axle_grip(&tyres[0], front) + axle_grip(&tyres[1], rear),
-            params.rear.wheel.radius_m,
-        ),
-    };
     let gearbox = &params.powertrain.gearbox;
     let engine = &params.powertrain.engine;
     let band = gearbox.auto_clutch;
-    let Some(&first) = gearbox.ratios.first() else {
+    // Each axle by its first wheel (0 front left, 2 rear left: `Drivetrain::driven`), its
+    // tyre, load and wheel radius.
+    let axles = [
+        (0, &tyres[0], front, params.front.wheel.radius_m),
+        (2, &tyres[1], rear, params.rear.wheel.radius_m),
+    ];
+    let driven = || {
+        axles
+            .iter()
+            .filter(|axle| params.powertrain.drivetrain.driven(axle.0))
+    };
+    let grip_n: f64 = driven()
+        .map(|&(_, tyre, load, _)| axle_grip(tyre, load))
+        .sum();
+    // The driven wheels' radius (all-wheel drive: the rear's).
+    let (Some(radius_m), Some(&first)) = (
+        driven().map(|axle| axle.3).next_back(),
+        gearbox.ratios.first(),
+    ) else {
         return band.launch_full_rpm;
     };
     // The engine torque (N·m) at which first gear's drive is the grip.
